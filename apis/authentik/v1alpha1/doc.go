@@ -1,0 +1,3 @@
+package v1alpha1
+
+// The authentik kinds are added here one file per kind.

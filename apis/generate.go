@@ -1,0 +1,18 @@
+//go:build generate
+
+// Code generation for the provider's APIs. Run `make generate` (or `go generate -tags generate
+// ./apis/...`) after changing any *_types.go file; `make check-generated` fails when the
+// committed output is stale.
+
+// Remove generated files first so that deleted types leave nothing behind.
+//go:generate rm -rf ../package/crds
+//go:generate sh -c "find . -name 'zz_generated*.go' -delete"
+
+// Deepcopy methods and CRDs.
+//go:generate go tool controller-gen object:headerFile=../hack/boilerplate.go.txt paths=./... crd:crdVersions=v1 output:artifacts:config=../package/crds
+
+// Managed resource, ProviderConfig and reference resolver method sets (angryjet has its own
+// modfile, see hack/tools/go.mod).
+//go:generate go run -modfile=../hack/tools/go.mod github.com/crossplane/crossplane-tools/cmd/angryjet generate-methodsets --header-file=../hack/boilerplate.go.txt ./...
+
+package apis

@@ -1,0 +1,97 @@
+package v1alpha1
+
+import (
+	"reflect"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+)
+
+// DomainParameters are the configurable fields of a Keystone domain.
+type DomainParameters struct {
+	// Name of the domain. Domain names are unique in Keystone; the name is how an existing
+	// domain is found when the resource has no external name yet. Keystone's own Default
+	// domain cannot be managed.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`\S`
+	// +kubebuilder:validation:XValidation:rule="self.lowerAscii() != 'default'",message="the Default domain belongs to Keystone itself and cannot be managed"
+	Name string `json:"name"`
+
+	// Description of the domain.
+	// +optional
+	// +kubebuilder:validation:MaxLength=255
+	Description *string `json:"description,omitempty"`
+
+	// Enabled domains can be used for authentication. Keystone's default is true.
+	// +optional
+	Enabled *bool `json:"enabled,omitempty"`
+}
+
+// DomainObservation is the observed state of a Keystone domain.
+type DomainObservation struct {
+	// ID is Keystone's ID of the domain (also the external name).
+	ID string `json:"id,omitempty"`
+
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description,omitempty"`
+	Enabled     bool   `json:"enabled,omitempty"`
+
+	// Provenance tells whether the domain was created, adopted or only observed.
+	Provenance identityv1alpha1.Provenance `json:"provenance,omitempty"`
+}
+
+// A DomainSpec defines the desired state of a Domain.
+type DomainSpec struct {
+	xpv2.ClusterManagedResourceSpec `json:",inline"`
+	identityv1alpha1.AdoptionSpec   `json:",inline"`
+
+	ForProvider DomainParameters `json:"forProvider"`
+}
+
+// A DomainStatus represents the observed state of a Domain.
+type DomainStatus struct {
+	xpv2.ManagedResourceStatus `json:",inline"`
+	AtProvider          DomainObservation `json:"atProvider,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// A Domain is a Keystone identity domain.
+// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
+// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
+// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
+// +kubebuilder:printcolumn:name="PROVENANCE",type="string",JSONPath=".status.atProvider.provenance",priority=1
+// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:scope=Cluster,categories={crossplane,managed,identity,keystone}
+type Domain struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   DomainSpec   `json:"spec"`
+	Status DomainStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// DomainList contains a list of Domain.
+type DomainList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Domain `json:"items"`
+}
+
+// Domain type metadata.
+var (
+	DomainKind             = reflect.TypeFor[Domain]().Name()
+	DomainGroupKind        = SchemeGroupVersion.WithKind(DomainKind).GroupKind()
+	DomainGroupVersionKind = SchemeGroupVersion.WithKind(DomainKind)
+)
+
+func init() {
+	SchemeBuilder.Register(&Domain{}, &DomainList{})
+}
