@@ -1,0 +1,266 @@
+// Package adoption is the provider's adoption and provenance engine. It is written once and
+// used by every managed kind of every system: a kind supplies a Driver (how to read, find,
+// create, update and delete its objects) and the engine supplies the Crossplane external
+// client with ADR-0002's semantics (see decide.go).
+package adoption
+
+import (
+	"context"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
+)
+
+const (
+	errGet          = "cannot read %s by its external name %q"
+	errFind         = "cannot look up %s by its natural key"
+	errAmbiguous    = "%d objects of type %s match the natural key %q; set the crossplane.io/external-name annotation to the ID of the one to manage"
+	errPersistName  = "cannot record the external name"
+	errNoObserved   = "refusing to write: the external object was not observed in this reconcile"
+	errNotOurs      = "refusing to delete %s %q (ID %s): it is not owned or adopted by this resource"
+	reasonAdopted   = event.Reason("AdoptedExternalResource")
+	reasonConflict  = event.Reason("AdoptionRequired")
+	reasonRecovered = event.Reason("RecoveredExternalResource")
+)
+
+// Observation is what a driver reports about an existing object.
+type Observation struct {
+	// UpToDate is true when every field the spec manages matches the object.
+	UpToDate bool
+	// Diff is a human-readable difference, for the debug log.
+	Diff string
+	// LateInitialized is true when the driver filled unset spec fields from the object.
+	LateInitialized bool
+	// ConnectionDetails to publish.
+	ConnectionDetails managed.ConnectionDetails
+}
+
+// A Driver knows one kind of external object. O is the external system's representation.
+type Driver[MR resource.LegacyManaged, O any] interface {
+	// Get reads the object with the given external ID. A missing object is an error for which
+	// IsNotFound returns true.
+	Get(ctx context.Context, mg MR, id string) (O, error)
+	// Find returns the objects matching the resource's natural key (usually zero or one).
+	Find(ctx context.Context, mg MR) ([]O, error)
+	// IsNotFound reports whether err means the object does not exist.
+	IsNotFound(err error) bool
+	// Describe presents an object to the engine, including the marker it carries.
+	Describe(o O) Description
+	// Observe records the object in status.atProvider (with the provenance), late-initializes
+	// unset spec fields, and compares the managed fields. It must not call the external system.
+	Observe(mg MR, o O, p identityv1alpha1.Provenance) Observation
+	// Create creates the object carrying the marker and returns its external ID.
+	Create(ctx context.Context, mg MR, m provenance.Marker) (string, managed.ConnectionDetails, error)
+	// Update writes the managed fields and the marker to the observed object, leaving fields
+	// outside the spec alone.
+	Update(ctx context.Context, mg MR, observed O, m provenance.Marker) (managed.ConnectionDetails, error)
+	// Delete deletes the observed object.
+	Delete(ctx context.Context, mg MR, observed O) error
+}
+
+// Policy returns a resource's adoption policy; kinds pass mg.Spec.GetAdoptionPolicy.
+type Policy[MR resource.LegacyManaged] func(mg MR) identityv1alpha1.AdoptionPolicy
+
+// An External is a Crossplane external client for one reconcile of one resource. It keeps the
+// object Observe read, so that Update and Delete act on exactly what was compared and no
+// reconcile reads an object twice.
+type External[MR resource.LegacyManaged, O any] struct {
+	driver       Driver[MR, O]
+	policy       Policy[MR]
+	groupKind    string
+	installation string
+	annotations  managed.CriticalAnnotationUpdater
+	recorder     event.Recorder
+
+	observed *O
+	verdict  verdict
+}
+
+// Config holds what an External needs besides its driver.
+type Config[MR resource.LegacyManaged] struct {
+	// GroupKind of the managed kind, for example Domain.keystone.identity.crossplane.io.
+	GroupKind string
+	// Installation is the ProviderConfig's installation ID.
+	Installation string
+	// Policy reads the resource's adoption policy.
+	Policy Policy[MR]
+	// Annotations persists the external name as soon as a natural-key lookup binds one.
+	Annotations managed.CriticalAnnotationUpdater
+	// Recorder receives adoption events.
+	Recorder event.Recorder
+}
+
+// NewExternal returns an External for one reconcile.
+func NewExternal[MR resource.LegacyManaged, O any](d Driver[MR, O], c Config[MR]) *External[MR, O] {
+	r := c.Recorder
+	if r == nil {
+		r = event.NewNopRecorder()
+	}
+	return &External[MR, O]{driver: d, policy: c.Policy, groupKind: c.GroupKind, installation: c.Installation, annotations: c.Annotations, recorder: r}
+}
+
+func (e *External[MR, O]) self(mg MR, origin provenance.Origin) provenance.Marker {
+	return provenance.Marker{
+		Installation: e.installation,
+		Resource:     provenance.ResourceName(e.groupKind, mg.GetName()),
+		Origin:       origin,
+	}
+}
+
+// Observe finds the external object by external name, or by natural key when there is none
+// (or the named object is gone), and decides whether this resource may manage it.
+func (e *External[MR, O]) Observe(ctx context.Context, mg MR) (managed.ExternalObservation, error) {
+	o, byKey, err := e.lookup(ctx, mg)
+	if err != nil || o == nil {
+		return managed.ExternalObservation{ResourceExists: false}, err
+	}
+	d := e.driver.Describe(*o)
+	v, err := decide(request{Self: e.self(mg, ""), Policy: e.policy(mg), ObserveOnly: observeOnly(mg)}, d)
+	if err != nil {
+		return e.conflict(mg, err)
+	}
+	if v.Stamp && meta.WasDeleted(mg) {
+		// An object that was never stamped was never ours: let the resource go, leave the object.
+		return managed.ExternalObservation{ResourceExists: false}, nil
+	}
+	if byKey {
+		if err := e.bind(ctx, mg, d); err != nil {
+			return managed.ExternalObservation{}, err
+		}
+	}
+	e.observed, e.verdict = o, v
+
+	obs := e.driver.Observe(mg, *o, v.Provenance)
+	mg.SetConditions(xpv2.Available())
+	return managed.ExternalObservation{
+		ResourceExists:          true,
+		ResourceUpToDate:        obs.UpToDate && !v.Stamp,
+		ResourceLateInitialized: obs.LateInitialized,
+		ConnectionDetails:       obs.ConnectionDetails,
+		Diff:                    obs.Diff,
+	}, nil
+}
+
+// lookup returns the object and whether it was found by natural key rather than by ID.
+func (e *External[MR, O]) lookup(ctx context.Context, mg MR) (*O, bool, error) {
+	if id := meta.GetExternalName(mg); id != "" {
+		o, err := e.driver.Get(ctx, mg, id)
+		if err == nil {
+			return &o, false, nil
+		}
+		if !e.driver.IsNotFound(err) {
+			return nil, false, errors.Wrapf(err, errGet, e.groupKind, id)
+		}
+		// The object we knew is gone. Fall through to the natural key, so that a same-named
+		// object made meanwhile is judged like any other rather than collided with on create.
+	}
+	found, err := e.driver.Find(ctx, mg)
+	if err != nil {
+		return nil, false, errors.Wrapf(err, errFind, e.groupKind)
+	}
+	switch len(found) {
+	case 0:
+		return nil, false, nil
+	case 1:
+		return &found[0], true, nil
+	default:
+		d := e.driver.Describe(found[0])
+		return nil, false, errors.Errorf(errAmbiguous, len(found), d.Type, d.Key)
+	}
+}
+
+// bind records the ID of an object found by natural key as the external name and persists it
+// at once: a later failure must not lose it, whatever the management policies.
+func (e *External[MR, O]) bind(ctx context.Context, mg MR, d Description) error {
+	if meta.GetExternalName(mg) == d.ID {
+		return nil
+	}
+	recovered := meta.GetExternalName(mg) == "" && d.Marker != nil
+	meta.SetExternalName(mg, d.ID)
+	if e.annotations != nil {
+		if err := e.annotations.UpdateCriticalAnnotations(ctx, mg); err != nil {
+			return errors.Wrap(err, errPersistName)
+		}
+	}
+	if recovered {
+		e.recorder.Event(mg, event.Normal(reasonRecovered, "Found "+d.Type+" "+d.Key+" (ID "+d.ID+") carrying this resource's provenance marker; managing it again"))
+	}
+	return nil
+}
+
+// conflict reports a conflict on the resource and, while it is being deleted, lets it go
+// without touching the object that was never ours.
+func (e *External[MR, O]) conflict(mg MR, err error) (managed.ExternalObservation, error) {
+	var ce *ConflictError
+	if !errors.As(err, &ce) {
+		return managed.ExternalObservation{}, err
+	}
+	if meta.WasDeleted(mg) {
+		return managed.ExternalObservation{ResourceExists: false}, nil
+	}
+	mg.SetConditions(ce.Condition())
+	// The reconciler records the returned error as a Warning event and sets Synced=False, then
+	// retries with backoff: the conflict clears by itself once the object is gone.
+	return managed.ExternalObservation{}, err
+}
+
+// Create creates the object with this resource's marker.
+func (e *External[MR, O]) Create(ctx context.Context, mg MR) (managed.ExternalCreation, error) {
+	mg.SetConditions(xpv2.Creating())
+	id, conn, err := e.driver.Create(ctx, mg, e.self(mg, provenance.OriginCreated))
+	if err != nil {
+		return managed.ExternalCreation{}, err
+	}
+	meta.SetExternalName(mg, id)
+	return managed.ExternalCreation{ConnectionDetails: conn}, nil
+}
+
+// Update writes the spec to the object observed in this reconcile, stamping the marker when
+// adopting. It never creates: a resource whose object does not exist is not updated.
+func (e *External[MR, O]) Update(ctx context.Context, mg MR) (managed.ExternalUpdate, error) {
+	if e.observed == nil || e.verdict.Provenance == identityv1alpha1.Observed {
+		return managed.ExternalUpdate{}, errors.New(errNoObserved)
+	}
+	origin := provenance.OriginCreated
+	if e.verdict.Provenance == identityv1alpha1.Adopted {
+		origin = provenance.OriginAdopted
+	}
+	conn, err := e.driver.Update(ctx, mg, *e.observed, e.self(mg, origin))
+	if err != nil {
+		return managed.ExternalUpdate{}, err
+	}
+	if e.verdict.Stamp {
+		d := e.driver.Describe(*e.observed)
+		e.recorder.Event(mg, event.Normal(reasonAdopted, "Adopted existing "+d.Type+" "+d.Key+" (ID "+d.ID+") under spec.adoptionPolicy: AdoptExisting"))
+	}
+	return managed.ExternalUpdate{ConnectionDetails: conn}, nil
+}
+
+// Delete deletes the observed object, only when this resource owns or adopted it.
+func (e *External[MR, O]) Delete(ctx context.Context, mg MR) (managed.ExternalDelete, error) {
+	mg.SetConditions(xpv2.Deleting())
+	if e.observed == nil {
+		return managed.ExternalDelete{}, nil
+	}
+	if e.verdict.Stamp || e.verdict.Provenance == identityv1alpha1.Observed {
+		d := e.driver.Describe(*e.observed)
+		return managed.ExternalDelete{}, errors.Errorf(errNotOurs, d.Type, d.Key, d.ID)
+	}
+	return managed.ExternalDelete{}, e.driver.Delete(ctx, mg, *e.observed)
+}
+
+// Disconnect does nothing: clients are shared and cached per ProviderConfig.
+func (e *External[MR, O]) Disconnect(context.Context) error { return nil }
+
+// observeOnly is true when the resource may only be observed.
+func observeOnly(mg resource.Managed) bool {
+	p := mg.GetManagementPolicies()
+	return len(p) == 1 && p[0] == xpv2.ManagementActionObserve
+}

@@ -1,0 +1,110 @@
+package keystone
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/gophercloud/gophercloud/v2"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+)
+
+// MarkerAttribute is the extra attribute that carries provenance markers on domains, projects,
+// roles, groups and users. Keystone stores any extra key on those objects and returns it at the
+// top level of the object, so kinds declare it as a plain JSON field.
+const MarkerAttribute = "crossplane_provenance"
+
+// A Collection is a typed client for one Keystone v3 collection such as "domains", over
+// gophercloud's ServiceClient (authentication, re-authentication and error types are
+// gophercloud's). T is the object's JSON shape.
+type Collection[T any] struct {
+	// Path below the identity endpoint, e.g. "domains" or "OS-FEDERATION/mappings".
+	Path string
+	// Singular is the JSON envelope key of one object, e.g. "domain".
+	Singular string
+	// Plural is the JSON envelope key of a list, e.g. "domains".
+	Plural string
+}
+
+// Get reads one object.
+func (c Collection[T]) Get(ctx context.Context, sc *gophercloud.ServiceClient, id string) (T, error) {
+	var out map[string]T
+	_, err := sc.Get(ctx, sc.ServiceURL(c.Path, id), &out, nil)
+	return out[c.Singular], err
+}
+
+// List reads every page of a filtered list. Keystone pages only when list_limit is set; the
+// loop follows links.next until there is none, and stops at the first failed page.
+func (c Collection[T]) List(ctx context.Context, sc *gophercloud.ServiceClient, q url.Values) ([]T, error) {
+	next := sc.ServiceURL(c.Path)
+	if len(q) > 0 {
+		next += "?" + q.Encode()
+	}
+	var all []T
+	for seen := map[string]bool{}; next != "" && !seen[next]; {
+		seen[next] = true
+		var page map[string]jsonRaw
+		if _, err := sc.Get(ctx, next, &page, nil); err != nil {
+			return nil, err
+		}
+		var items []T
+		if err := page[c.Plural].decode(&items); err != nil {
+			return nil, errors.Wrapf(err, "cannot decode Keystone %s list", c.Plural)
+		}
+		all = append(all, items...)
+		var links struct {
+			Next string `json:"next"`
+		}
+		_ = page["links"].decode(&links)
+		next = links.Next
+	}
+	return all, nil
+}
+
+// Create posts a new object and returns it as Keystone stored it.
+func (c Collection[T]) Create(ctx context.Context, sc *gophercloud.ServiceClient, body any) (T, error) {
+	var out map[string]T
+	_, err := sc.Post(ctx, sc.ServiceURL(c.Path), map[string]any{c.Singular: body}, &out, &gophercloud.RequestOpts{OkCodes: []int{http.StatusCreated}})
+	return out[c.Singular], err
+}
+
+// Put creates an object under an ID the caller chooses (federation objects).
+func (c Collection[T]) Put(ctx context.Context, sc *gophercloud.ServiceClient, id string, body any) (T, error) {
+	var out map[string]T
+	_, err := sc.Put(ctx, sc.ServiceURL(c.Path, id), map[string]any{c.Singular: body}, &out, &gophercloud.RequestOpts{OkCodes: []int{http.StatusCreated}})
+	return out[c.Singular], err
+}
+
+// Update patches the given fields of an object.
+func (c Collection[T]) Update(ctx context.Context, sc *gophercloud.ServiceClient, id string, patch any) error {
+	_, err := sc.Patch(ctx, sc.ServiceURL(c.Path, id), map[string]any{c.Singular: patch}, nil, &gophercloud.RequestOpts{OkCodes: []int{http.StatusOK}})
+	return err
+}
+
+// Delete deletes an object.
+func (c Collection[T]) Delete(ctx context.Context, sc *gophercloud.ServiceClient, id string) error {
+	_, err := sc.Delete(ctx, sc.ServiceURL(c.Path, id), nil)
+	return err
+}
+
+// IsNotFound reports whether err is Keystone's 404.
+func IsNotFound(err error) bool {
+	return gophercloud.ResponseCodeIs(err, http.StatusNotFound)
+}
+
+// IsConflict reports whether err is Keystone's 409.
+func IsConflict(err error) bool {
+	return gophercloud.ResponseCodeIs(err, http.StatusConflict)
+}
+
+// Describe turns a gophercloud error into one sentence without the request body: Keystone's
+// answer can echo what was sent, and what was sent can hold a password.
+func Describe(err error) string {
+	var ue gophercloud.ErrUnexpectedResponseCode
+	if errors.As(err, &ue) {
+		return strings.TrimSpace(ue.Method + " " + ue.URL + ": Keystone answered " + http.StatusText(ue.Actual) + " (" + itoa(ue.Actual) + "): " + keystoneMessage(ue.Body))
+	}
+	return err.Error()
+}

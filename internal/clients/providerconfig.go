@@ -1,0 +1,106 @@
+// Package clients holds what every system's client needs: the ProviderConfig a managed resource
+// uses, the Secrets it points at, and the installation ID written into provenance markers.
+package clients
+
+import (
+	"context"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+)
+
+// System names an identity system a ProviderConfig can describe.
+type System string
+
+// The systems.
+const (
+	Keystone  System = "Keystone"
+	Authentik System = "authentik"
+)
+
+const (
+	errNoPCRef      = "no providerConfigRef is set"
+	errTrackUsage   = "cannot track ProviderConfig usage"
+	errGetPC        = "cannot get ProviderConfig %q"
+	errWrongSystem  = "ProviderConfig %q configures %s, but %s is a %s resource: reference a ProviderConfig with spec.%s"
+	errGetSecret    = "cannot read Secret %s/%s"
+	errNoSecretKey  = "Secret %s/%s has no key %q"
+	errKubeSystemNS = "cannot read the kube-system namespace to derive the installation ID; set spec.installationID on the ProviderConfig"
+)
+
+// SystemOf returns the system a ProviderConfig configures.
+func SystemOf(pc *identityv1alpha1.ProviderConfig) System {
+	if pc.Spec.Authentik != nil {
+		return Authentik
+	}
+	return Keystone
+}
+
+// ProviderConfigFor records that mg uses its ProviderConfig and returns it, checking that it
+// configures the system mg belongs to.
+func ProviderConfigFor(ctx context.Context, kube client.Client, usage *resource.LegacyProviderConfigUsageTracker, mg resource.LegacyManaged, want System) (*identityv1alpha1.ProviderConfig, error) {
+	ref := mg.GetProviderConfigReference()
+	if ref == nil || ref.Name == "" {
+		return nil, errors.New(errNoPCRef)
+	}
+	if err := usage.Track(ctx, mg); err != nil {
+		return nil, errors.Wrap(err, errTrackUsage)
+	}
+	pc := &identityv1alpha1.ProviderConfig{}
+	if err := kube.Get(ctx, types.NamespacedName{Name: ref.Name}, pc); err != nil {
+		return nil, errors.Wrapf(err, errGetPC, ref.Name)
+	}
+	if got := SystemOf(pc); got != want {
+		kind := mg.GetObjectKind().GroupVersionKind().Kind
+		if kind == "" {
+			kind = "this resource"
+		}
+		return nil, errors.Errorf(errWrongSystem, pc.GetName(), got, kind, want, map[System]string{Keystone: "keystone", Authentik: "authentik"}[want])
+	}
+	return pc, nil
+}
+
+// SecretValue reads one key of a Secret.
+func SecretValue(ctx context.Context, kube client.Reader, s xpv2.SecretKeySelector) ([]byte, error) {
+	sec := &corev1.Secret{}
+	if err := kube.Get(ctx, types.NamespacedName{Namespace: s.Namespace, Name: s.Name}, sec); err != nil {
+		return nil, errors.Wrapf(err, errGetSecret, s.Namespace, s.Name)
+	}
+	v, ok := sec.Data[s.Key]
+	if !ok {
+		return nil, errors.Errorf(errNoSecretKey, s.Namespace, s.Name, s.Key)
+	}
+	return v, nil
+}
+
+// Installations derives installation IDs. The default is the kube-system namespace's UID,
+// read once per process: it never changes for the life of a cluster.
+type Installations struct {
+	mu        sync.Mutex
+	clusterID string
+}
+
+// ID returns the installation ID of a ProviderConfig.
+func (i *Installations) ID(ctx context.Context, kube client.Reader, pc *identityv1alpha1.ProviderConfig) (string, error) {
+	if pc.Spec.InstallationID != "" {
+		return pc.Spec.InstallationID, nil
+	}
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if i.clusterID == "" {
+		ns := &corev1.Namespace{}
+		if err := kube.Get(ctx, types.NamespacedName{Name: "kube-system"}, ns); err != nil {
+			return "", errors.Wrap(err, errKubeSystemNS)
+		}
+		i.clusterID = string(ns.GetUID())
+	}
+	return i.clusterID, nil
+}

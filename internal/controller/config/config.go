@@ -1,0 +1,117 @@
+// Package config reconciles ProviderConfigs: it counts their users (so one in use cannot be
+// deleted) and reports whether the provider can authenticate with the endpoint.
+package config
+
+import (
+	"context"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/providerconfig"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
+	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
+)
+
+const (
+	reasonAuthenticated  xpv2.ConditionReason = "Authenticated"
+	reasonCannotAuth     xpv2.ConditionReason = "CannotAuthenticate"
+	eventCannotAuth                           = event.Reason("CannotAuthenticate")
+	recheckWhenHealthy                        = 10 * time.Minute
+	recheckWhenUnhealthy                      = 30 * time.Second
+	errGetPC                                  = "cannot get ProviderConfig"
+	errUpdateStatus                           = "cannot update ProviderConfig status"
+	checkTimeout                              = 30 * time.Second
+)
+
+// Setup adds the ProviderConfig usage and authentication controllers.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	name := providerconfig.ControllerName(identityv1alpha1.ProviderConfigGroupVersionKind.GroupKind().String())
+	of := resource.ProviderConfigKinds{
+		Config:    identityv1alpha1.ProviderConfigGroupVersionKind,
+		Usage:     identityv1alpha1.ProviderConfigUsageGroupVersionKind,
+		UsageList: identityv1alpha1.ProviderConfigUsageListGroupVersionKind,
+	}
+	r := providerconfig.NewReconciler(mgr, of,
+		providerconfig.WithLogger(o.Logger.WithValues("controller", name)),
+		providerconfig.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name))))
+	if err := ctrl.NewControllerManagedBy(mgr).
+		Named(name).
+		WithOptions(o.ForControllerRuntime()).
+		For(&identityv1alpha1.ProviderConfig{}).
+		Watches(&identityv1alpha1.ProviderConfigUsage{}, &resource.EnqueueRequestForProviderConfig{}).
+		Complete(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter)); err != nil {
+		return err
+	}
+
+	hname := name + "/authentication"
+	h := &health{kube: mgr.GetClient(), o: o, log: o.Logger.WithValues("controller", hname),
+		record: event.NewAPIRecorder(mgr.GetEventRecorderFor(hname))}
+	return ctrl.NewControllerManagedBy(mgr).
+		Named(hname).
+		WithOptions(o.ForControllerRuntime()).
+		For(&identityv1alpha1.ProviderConfig{}).
+		Complete(ratelimiter.NewReconciler(hname, errors.WithSilentRequeueOnConflict(h), o.GlobalRateLimiter))
+}
+
+// health reports in an Authenticated condition whether the provider can authenticate with the
+// ProviderConfig's endpoint, and the installation ID it writes into markers. Nothing secret is
+// ever written: messages name Secrets by namespace, name and key only.
+type health struct {
+	kube   client.Client
+	o      managedkind.Options
+	log    logging.Logger
+	record event.Recorder
+}
+
+func (h *health) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	pc := &identityv1alpha1.ProviderConfig{}
+	if err := h.kube.Get(ctx, req.NamespacedName, pc); err != nil {
+		return reconcile.Result{}, errors.Wrap(client.IgnoreNotFound(err), errGetPC)
+	}
+	if pc.GetDeletionTimestamp() != nil {
+		return reconcile.Result{}, nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, checkTimeout)
+	defer cancel()
+	err := h.check(cctx, pc)
+
+	c := xpv2.Condition{Type: identityv1alpha1.ConditionTypeAuthenticated, Status: corev1.ConditionTrue,
+		Reason: reasonAuthenticated, LastTransitionTime: metav1.Now(), ObservedGeneration: pc.GetGeneration()}
+	after := recheckWhenHealthy
+	if err != nil {
+		c.Status, c.Reason, c.Message = corev1.ConditionFalse, reasonCannotAuth, err.Error()
+		after = recheckWhenUnhealthy
+		h.record.Event(pc, event.Warning(eventCannotAuth, err))
+		h.log.Debug("Cannot authenticate", "providerconfig", pc.GetName(), "error", err)
+	}
+	if id, ierr := h.o.Installations.ID(ctx, h.kube, pc); ierr == nil {
+		pc.Status.InstallationID = id
+	}
+	pc.SetConditions(c)
+	return reconcile.Result{RequeueAfter: after}, errors.Wrap(h.kube.Status().Update(ctx, pc), errUpdateStatus)
+}
+
+func (h *health) check(ctx context.Context, pc *identityv1alpha1.ProviderConfig) error {
+	switch clients.SystemOf(pc) {
+	case clients.Keystone:
+		return h.o.Keystone.Check(ctx, h.kube, pc)
+	default:
+		if h.o.Authentik == nil {
+			return errors.New("authentik support is not enabled in this build")
+		}
+		return h.o.Authentik.Check(ctx, h.kube, pc)
+	}
+}

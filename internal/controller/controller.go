@@ -1,0 +1,43 @@
+// Package controller registers every controller of the provider.
+package controller
+
+import (
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/crossplane-contrib/provider-identity/internal/controller/config"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/domain"
+	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
+)
+
+// setups lists each kind's Setup/SetupGated pair; a new kind is one line here.
+var setups = []struct {
+	setup, gated func(ctrl.Manager, managedkind.Options) error
+}{
+	{domain.Setup, domain.SetupGated},
+}
+
+// Setup adds every controller to the manager at once.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	if err := config.Setup(mgr, o); err != nil {
+		return err
+	}
+	for _, s := range setups {
+		if err := s.setup(mgr, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SetupGated adds every managed-resource controller once its CRD is installed.
+func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
+	if err := config.Setup(mgr, o); err != nil {
+		return err
+	}
+	for _, s := range setups {
+		if err := s.gated(mgr, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}

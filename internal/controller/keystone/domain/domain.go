@@ -1,0 +1,148 @@
+// Package domain manages Keystone domains.
+package domain
+
+import (
+	"context"
+	"net/url"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/gophercloud/gophercloud/v2"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+
+	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
+	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
+)
+
+const (
+	errCreate  = "cannot create Keystone domain %q"
+	errUpdate  = "cannot update Keystone domain %q (ID %s)"
+	errDisable = "cannot disable Keystone domain %q (ID %s) before deleting it"
+	errDelete  = "cannot delete Keystone domain %q (ID %s)"
+
+	typeName = "Keystone domain"
+)
+
+// domain is a Keystone domain as the identity API returns it.
+type domain struct {
+	ID          string `json:"id,omitempty"`
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description"`
+	Enabled     bool   `json:"enabled"`
+	Marker      string `json:"crossplane_provenance,omitempty"`
+}
+
+var domains = keystone.Collection[domain]{Path: "domains", Singular: "domain", Plural: "domains"}
+
+// Setup adds a controller that reconciles Domain managed resources.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	name := managed.ControllerName(v1alpha1.DomainGroupKind.String())
+	c := managedkind.NewConnector(mgr.GetClient(), event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
+		clients.Keystone, v1alpha1.DomainGroupKind.String(), o.Keystone.Client,
+		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.Domain, domain] {
+			return &external{sc: sc}
+		},
+		func(mg *v1alpha1.Domain) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
+	return managedkind.Setup(mgr, o, v1alpha1.DomainGroupVersionKind, &v1alpha1.Domain{}, c)
+}
+
+// SetupGated adds the controller once the Domain CRD is installed.
+func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupGated(mgr, o, v1alpha1.DomainGroupVersionKind, Setup)
+}
+
+// external drives Keystone domains for the adoption engine.
+type external struct {
+	sc *gophercloud.ServiceClient
+}
+
+func (e *external) Get(ctx context.Context, _ *v1alpha1.Domain, id string) (domain, error) {
+	return domains.Get(ctx, e.sc, id)
+}
+
+// Find looks a domain up by name, Keystone's unique key for domains.
+func (e *external) Find(ctx context.Context, mg *v1alpha1.Domain) ([]domain, error) {
+	return domains.List(ctx, e.sc, url.Values{"name": {mg.Spec.ForProvider.Name}})
+}
+
+func (e *external) IsNotFound(err error) bool { return keystone.IsNotFound(err) }
+
+func (e *external) Describe(d domain) adoption.Description {
+	return adoption.Description{ID: d.ID, Type: typeName, Key: d.Name, Marker: keystone.ParseMarker(d.Marker)}
+}
+
+func (e *external) Observe(mg *v1alpha1.Domain, d domain, p identityv1alpha1.Provenance) adoption.Observation {
+	mg.Status.AtProvider = v1alpha1.DomainObservation{ID: d.ID, Name: d.Name, Description: d.Description, Enabled: d.Enabled, Provenance: p}
+	fp := &mg.Spec.ForProvider
+	li := false
+	if fp.Enabled == nil {
+		fp.Enabled, li = &d.Enabled, true
+	}
+	want, have := desired(fp), observed(d, fp)
+	diff := cmp.Diff(want, have)
+	return adoption.Observation{UpToDate: diff == "", Diff: diff, LateInitialized: li}
+}
+
+func (e *external) Create(ctx context.Context, mg *v1alpha1.Domain, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+	body := desired(&mg.Spec.ForProvider)
+	body.Marker = m.Encode()
+	d, err := domains.Create(ctx, e.sc, body)
+	if err != nil {
+		return "", nil, errors.Wrapf(errors.New(keystone.Describe(err)), errCreate, mg.Spec.ForProvider.Name)
+	}
+	return d.ID, nil, nil
+}
+
+func (e *external) Update(ctx context.Context, mg *v1alpha1.Domain, d domain, m provenance.Marker) (managed.ConnectionDetails, error) {
+	body := desired(&mg.Spec.ForProvider)
+	body.Marker = m.Encode()
+	if err := domains.Update(ctx, e.sc, d.ID, body); err != nil {
+		return nil, errors.Wrapf(errors.New(keystone.Describe(err)), errUpdate, d.Name, d.ID)
+	}
+	return nil, nil
+}
+
+// Delete disables the domain first: Keystone refuses to delete an enabled domain.
+func (e *external) Delete(ctx context.Context, _ *v1alpha1.Domain, d domain) error {
+	if d.Enabled {
+		if err := domains.Update(ctx, e.sc, d.ID, map[string]any{"enabled": false}); err != nil && !keystone.IsNotFound(err) {
+			return errors.Wrapf(errors.New(keystone.Describe(err)), errDisable, d.Name, d.ID)
+		}
+	}
+	if err := domains.Delete(ctx, e.sc, d.ID); err != nil && !keystone.IsNotFound(err) {
+		return errors.Wrapf(errors.New(keystone.Describe(err)), errDelete, d.Name, d.ID)
+	}
+	return nil
+}
+
+// managedFields is what the spec manages; only these are compared and written.
+type managedFields struct {
+	Name        string  `json:"name"`
+	Description *string `json:"description,omitempty"`
+	Enabled     *bool   `json:"enabled,omitempty"`
+	Marker      string  `json:"crossplane_provenance,omitempty"`
+}
+
+func desired(fp *v1alpha1.DomainParameters) managedFields {
+	return managedFields{Name: fp.Name, Description: fp.Description, Enabled: fp.Enabled}
+}
+
+// observed projects a domain onto the fields the spec sets, so unset fields never differ.
+func observed(d domain, fp *v1alpha1.DomainParameters) managedFields {
+	o := managedFields{Name: d.Name}
+	if fp.Description != nil {
+		o.Description = &d.Description
+	}
+	if fp.Enabled != nil {
+		o.Enabled = &d.Enabled
+	}
+	return o
+}

@@ -1,0 +1,66 @@
+package managedkind
+
+import (
+	"context"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
+)
+
+// A Connector connects one managed resource to its system: it tracks the ProviderConfig usage,
+// reads the ProviderConfig, gets a typed client C for it and returns the adoption engine's
+// external client around the kind's driver.
+type Connector[MR resource.LegacyManaged, C any, O any] struct {
+	Kube      client.Client
+	Usage     *resource.LegacyProviderConfigUsageTracker
+	System    clients.System
+	GroupKind string
+	Installs  *clients.Installations
+	Recorder  event.Recorder
+	// ClientFor returns the typed client of a ProviderConfig (cached by the system's factory).
+	ClientFor func(ctx context.Context, kube client.Reader, pc *identityv1alpha1.ProviderConfig) (C, error)
+	// NewDriver returns the kind's driver over a typed client.
+	NewDriver func(c C) adoption.Driver[MR, O]
+	// Policy reads the resource's adoption policy.
+	Policy adoption.Policy[MR]
+}
+
+// NewConnector returns a Connector with the usage tracker and recorder wired.
+func NewConnector[MR resource.LegacyManaged, C any, O any](kube client.Client, rec event.Recorder, o Options, sys clients.System, groupKind string,
+	clientFor func(context.Context, client.Reader, *identityv1alpha1.ProviderConfig) (C, error), newDriver func(C) adoption.Driver[MR, O], policy adoption.Policy[MR]) *Connector[MR, C, O] {
+	return &Connector[MR, C, O]{
+		Kube: kube, Usage: resource.NewLegacyProviderConfigUsageTracker(kube, &identityv1alpha1.ProviderConfigUsage{}),
+		System: sys, GroupKind: groupKind, Installs: o.Installations, Recorder: rec,
+		ClientFor: clientFor, NewDriver: newDriver, Policy: policy,
+	}
+}
+
+// Connect implements managed.TypedExternalConnector.
+func (c *Connector[MR, C, O]) Connect(ctx context.Context, mg MR) (managed.TypedExternalClient[MR], error) {
+	pc, err := clients.ProviderConfigFor(ctx, c.Kube, c.Usage, mg, c.System)
+	if err != nil {
+		return nil, err
+	}
+	installation, err := c.Installs.ID(ctx, c.Kube, pc)
+	if err != nil {
+		return nil, err
+	}
+	tc, err := c.ClientFor(ctx, c.Kube, pc)
+	if err != nil {
+		return nil, err
+	}
+	return adoption.NewExternal(c.NewDriver(tc), adoption.Config[MR]{
+		GroupKind:    c.GroupKind,
+		Installation: installation,
+		Policy:       c.Policy,
+		Annotations:  managed.NewRetryingCriticalAnnotationUpdater(c.Kube),
+		Recorder:     c.Recorder,
+	}), nil
+}
