@@ -69,3 +69,14 @@ stop_pidfile() {
     die "port $port is still open after stopping $file"
   fi
 }
+
+# Go lives in /usr/local/go on these machines; a non-login shell may not have it in PATH.
+command -v go >/dev/null 2>&1 || PATH=$PATH:/usr/local/go/bin
+
+# existing_patterns PATTERN...: the ./dir/... patterns whose directory exists (go test fails on
+# a pattern whose directory is missing, e.g. ./test/... before the first e2e test lands).
+existing_patterns() {
+  local p
+  for p in "$@"; do [[ -d "${p%%/...}" ]] && echo "$p"; done
+  return 0
+}
