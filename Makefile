@@ -1,0 +1,39 @@
+# provider-identity — the two commands a newcomer needs:
+#   make dev    run the provider locally against kube-apiserver, Keystone and slapd
+#   make test   vet, unit tests and end-to-end tests (what CI runs, via .ci/run)
+SHELL := /bin/bash
+# Go lives in /usr/local/go on these machines; a non-login shell may lack it.
+export PATH := $(PATH):/usr/local/go/bin
+BIN_DIR ?= _output/bin
+
+.PHONY: all generate check-generated build test dev dev-down bench
+
+all: build
+
+generate:
+	go generate ./apis/...
+
+check-generated: generate
+	@if [ -n "$$(git status --porcelain apis package)" ]; then \
+	  echo "Generated files are out of date or uncommitted. Run 'make generate' and commit:"; \
+	  git status --porcelain apis package; \
+	  exit 1; \
+	fi
+
+build:
+	go build ./...
+	go build -o $(BIN_DIR)/provider ./cmd/provider
+
+test:
+	hack/test.sh
+
+dev:
+	hack/dev.sh up
+
+dev-down:
+	hack/dev.sh down
+
+# Benchmarks are e2e-tagged tests under ./test, run with the same services as `make test`.
+bench:
+	hack/install-deps.sh >/dev/null
+	hack/with-services.sh go test -tags e2e -run '^$$' -bench . ./test/...

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# hack/test.sh — the project's test suite, as `make test` and CI run it:
+# dependencies, go vet, unit tests, then end-to-end tests (build tag e2e) against a real
+# kube-apiserver/etcd (envtest), Keystone and slapd started for this run only.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+KUBEBUILDER_ASSETS=$("$ROOT/hack/install-deps.sh" | tail -n 1)
+export KUBEBUILDER_ASSETS
+
+log "go vet"
+go vet ./...
+go vet -tags e2e ./...
+
+log "unit tests"
+go test ./...
+
+mapfile -t e2e < <(existing_patterns ./test/... ./internal/...)
+if ((${#e2e[@]})); then
+  log "end-to-end tests: ${e2e[*]}"
+  # Extension point (authentik): hack/with-services.sh will also export AUTHENTIK_URL and
+  # AUTHENTIK_TOKEN once it starts the authentik API server (./cluster/authentik-apiserver).
+  "$ROOT/hack/with-services.sh" go test -tags e2e -count=1 -timeout 45m "${e2e[@]}"
+else
+  log "no ./test or ./internal packages yet: no end-to-end tests to run"
+fi
