@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 
 # Not the `keystone` package: it pulls dbconfig-common and a system service.
 PACKAGES=(python3-keystone uwsgi-core uwsgi-plugin-python3 slapd ldap-utils etcd-server
-  curl make git ca-certificates)
+  curl make git ca-certificates procps)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

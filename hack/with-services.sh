@@ -22,7 +22,8 @@ cleanup() {
   exit "$rc"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'exit 143' TERM
+trap 'exit 130' INT
 
 KUBEBUILDER_ASSETS=$("$ROOT/hack/build-k8s.sh")
 export KUBEBUILDER_ASSETS
@@ -38,4 +39,11 @@ export KUBEBUILDER_ASSETS
 set -a
 for f in "$STATE_DIR"/*.env; do source "$f"; done
 set +a
-"$@"
+# In the background with `wait`, because bash runs a signal trap only after a foreground child
+# returns: a SIGTERM or Ctrl-C must stop the services now, and the command too (with SIGTERM:
+# a background child of a non-interactive shell ignores SIGINT).
+"$@" &
+child=$!
+trap 'kill -TERM "$child" 2>/dev/null; exit 143' TERM
+trap 'kill -TERM "$child" 2>/dev/null; exit 130' INT
+wait "$child"
