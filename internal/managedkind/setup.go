@@ -24,6 +24,9 @@ func Setup[MR resource.LegacyManaged](mgr ctrl.Manager, o Options, gvk schema.Gr
 		// A create whose result was lost is recovered by natural key and marker (the object
 		// carries this resource's marker from birth), so proceeding never duplicates it.
 		managed.WithDeterministicExternalName(true),
+		// Keystone and authentik read and write one database: an object exists as soon as its
+		// create returns, so there is no grace period to wait out before trusting a 404.
+		managed.WithCreationGracePeriod(0),
 		managed.WithReferenceResolver(NewPolicyAwareResolver(mgr.GetClient())),
 		managed.WithLogger(o.Logger.WithValues("controller", name)),
 		managed.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name))),

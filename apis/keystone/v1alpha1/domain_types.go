@@ -55,7 +55,7 @@ type DomainSpec struct {
 // A DomainStatus represents the observed state of a Domain.
 type DomainStatus struct {
 	xpv2.ManagedResourceStatus `json:",inline"`
-	AtProvider          DomainObservation `json:"atProvider,omitempty"`
+	AtProvider                 DomainObservation `json:"atProvider,omitempty"`
 }
 
 // +kubebuilder:object:root=true

@@ -1,0 +1,151 @@
+//go:build e2e
+
+// Package e2e runs the provider's controllers in-process against a real kube-apiserver and
+// etcd (envtest, KUBEBUILDER_ASSETS), a real Keystone (KEYSTONE_URL) and the other services
+// hack/with-services.sh starts. `make test` provides all of them; a missing one fails the run.
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	xpcontroller "github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	"github.com/crossplane-contrib/provider-identity/apis"
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/controller"
+	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
+)
+
+// pollInterval is short so that drift and conflict resolution show within a test's patience.
+const pollInterval = 2 * time.Second
+
+// installationID is what the tests' ProviderConfigs write into markers.
+const installationID = "e2e-installation"
+
+var (
+	kube     client.Client
+	scheme   = runtime.NewScheme()
+	keystone *keystoneEnv
+	// counter counts every request the provider sends to external systems.
+	counter = newCountingTransport()
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	for _, v := range []string{"KUBEBUILDER_ASSETS", "KEYSTONE_URL", "KEYSTONE_ADMIN_PASSWORD"} {
+		if os.Getenv(v) == "" {
+			fmt.Fprintf(os.Stderr, "%s is not set: run the end-to-end tests with `make test` (hack/with-services.sh starts what they need)\n", v)
+			return 1
+		}
+	}
+	ctrl.SetLogger(zap.New(zap.UseDevMode(os.Getenv("E2E_DEBUG") != ""), zap.WriteTo(logSink())))
+	must(clientgoscheme.AddToScheme(scheme))
+	must(apis.AddToScheme(scheme))
+
+	env := &envtest.Environment{
+		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "package", "crds")},
+		ErrorIfCRDPathMissing: true,
+		Scheme:                scheme,
+	}
+	cfg, err := env.Start()
+	must(err)
+	defer func() { _ = env.Stop() }()
+
+	kube, err = client.New(cfg, client.Options{Scheme: scheme})
+	must(err)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+
+	keystone, err = newKeystoneEnv(ctx)
+	must(err)
+	must(setupProviderConfigs(ctx))
+
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
+	must(err)
+	o := managedkind.NewOptions(xpcontroller.Options{
+		Logger:                  logging.NewLogrLogger(ctrl.Log.WithName("provider")),
+		MaxConcurrentReconciles: 10,
+		PollInterval:            pollInterval,
+		GlobalRateLimiter:       ratelimiter.NewGlobal(100),
+		Features:                &feature.Flags{},
+	})
+	o.Features.Enable(feature.EnableBetaManagementPolicies)
+	o.Keystone.Transport = counter
+	must(controller.Setup(mgr, o))
+	go func() { must(mgr.Start(ctx)) }()
+
+	return m.Run()
+}
+
+// setupProviderConfigs creates the Secret and ProviderConfig every Keystone test uses.
+func setupProviderConfigs(ctx context.Context) error {
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "crossplane-system"}}
+	if err := kube.Create(ctx, ns); err != nil {
+		return err
+	}
+	sec := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "crossplane-system", Name: "keystone-admin"},
+		StringData: map[string]string{"password": os.Getenv("KEYSTONE_ADMIN_PASSWORD")}}
+	if err := kube.Create(ctx, sec); err != nil {
+		return err
+	}
+	return kube.Create(ctx, keystoneProviderConfig("keystone", installationID, "keystone-admin"))
+}
+
+func keystoneProviderConfig(name, installation, secret string) *identityv1alpha1.ProviderConfig {
+	project, domain := "admin", "Default"
+	return &identityv1alpha1.ProviderConfig{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: identityv1alpha1.ProviderConfigSpec{
+			InstallationID: installation,
+			Keystone: &identityv1alpha1.KeystoneConfig{
+				AuthURL: os.Getenv("KEYSTONE_URL"),
+				Region:  "RegionOne",
+				Password: &identityv1alpha1.KeystonePasswordAuth{
+					Username:          "admin",
+					UserDomainName:    "Default",
+					PasswordSecretRef: xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "crossplane-system", Name: secret}, Key: "password"},
+					Scope:             identityv1alpha1.KeystoneScope{ProjectName: &project, ProjectDomainName: &domain},
+				},
+			},
+		},
+	}
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+// logSink sends controller logs to a file when E2E_LOG is set, so test output stays readable.
+func logSink() *os.File {
+	if p := os.Getenv("E2E_LOG"); p != "" {
+		f, err := os.Create(p)
+		must(err)
+		return f
+	}
+	return os.Stderr
+}

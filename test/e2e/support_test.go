@@ -1,0 +1,150 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"net/http"
+	"regexp"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+)
+
+// countingTransport counts requests by "METHOD /path" with IDs folded into {id}.
+type countingTransport struct {
+	mu     sync.Mutex
+	counts map[string]int
+	byPath map[string]int
+}
+
+func newCountingTransport() *countingTransport {
+	return &countingTransport{counts: map[string]int{}, byPath: map[string]int{}}
+}
+
+var idSegment = regexp.MustCompile(`/[0-9a-f]{32}(/|$)`)
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.mu.Lock()
+	c.counts[r.Method+" "+idSegment.ReplaceAllString(r.URL.Path, "/{id}$1")]++
+	c.byPath[r.Method+" "+r.URL.Path]++
+	c.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// snapshot returns a copy of the counts by folded path and by exact path.
+func (c *countingTransport) snapshot() (map[string]int, map[string]int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, b := map[string]int{}, map[string]int{}
+	for k, v := range c.counts {
+		a[k] = v
+	}
+	for k, v := range c.byPath {
+		b[k] = v
+	}
+	return a, b
+}
+
+func delta(before, after map[string]int) map[string]int {
+	d := map[string]int{}
+	for k, v := range after {
+		if n := v - before[k]; n != 0 {
+			d[k] = n
+		}
+	}
+	return d
+}
+
+// eventually polls f until it returns true or the timeout passes.
+func eventually(t *testing.T, timeout time.Duration, what string, f func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		if f() {
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("timed out after %s waiting for %s", timeout, what)
+}
+
+// get re-reads a managed resource; a failed read is fatal.
+func get[T client.Object](t *testing.T, obj T) T {
+	t.Helper()
+	if err := kube.Get(context.Background(), types.NamespacedName{Name: obj.GetName(), Namespace: obj.GetNamespace()}, obj); err != nil {
+		t.Fatalf("cannot get %s: %v", obj.GetName(), err)
+	}
+	return obj
+}
+
+// condition returns a condition of a resource.
+func condition(obj resource.Conditioned, ct xpv2.ConditionType) xpv2.Condition {
+	return obj.GetCondition(ct)
+}
+
+// waitReady waits for Ready=True and Synced=True.
+func waitReady(t *testing.T, mg resource.Managed) {
+	t.Helper()
+	eventually(t, 60*time.Second, mg.GetName()+" to be Ready and Synced", func() bool {
+		get(t, mg)
+		return condition(mg, xpv2.TypeReady).Status == corev1.ConditionTrue && condition(mg, xpv2.TypeSynced).Status == corev1.ConditionTrue
+	})
+}
+
+// waitGone waits until a resource no longer exists in the API server.
+func waitGone(t *testing.T, obj client.Object) {
+	t.Helper()
+	eventually(t, 60*time.Second, obj.GetName()+" to be deleted", func() bool {
+		err := kube.Get(context.Background(), types.NamespacedName{Name: obj.GetName(), Namespace: obj.GetNamespace()}, obj)
+		return kerrors.IsNotFound(err)
+	})
+}
+
+// create creates an object and deletes it (waiting) when the test ends.
+func create(t *testing.T, obj client.Object) {
+	t.Helper()
+	if err := kube.Create(context.Background(), obj); err != nil {
+		t.Fatalf("cannot create %s: %v", obj.GetName(), err)
+	}
+	t.Cleanup(func() {
+		if err := kube.Delete(context.Background(), obj); err != nil && !kerrors.IsNotFound(err) {
+			t.Errorf("cannot delete %s: %v", obj.GetName(), err)
+			return
+		}
+		waitGone(t, obj)
+	})
+}
+
+// events lists the events recorded for an object.
+func events(t *testing.T, obj client.Object) []corev1.Event {
+	t.Helper()
+	l := &corev1.EventList{}
+	if err := kube.List(context.Background(), l); err != nil {
+		t.Fatalf("cannot list events: %v", err)
+	}
+	var out []corev1.Event
+	for _, e := range l.Items {
+		if e.InvolvedObject.UID == obj.GetUID() {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func hasEvent(t *testing.T, obj client.Object, typ, reason string) bool {
+	for _, e := range events(t, obj) {
+		if e.Type == typ && e.Reason == reason {
+			return true
+		}
+	}
+	return false
+}
