@@ -109,9 +109,6 @@ func (h *health) check(ctx context.Context, pc *identityv1alpha1.ProviderConfig)
 	case clients.Keystone:
 		return h.o.Keystone.Check(ctx, h.kube, pc)
 	default:
-		if h.o.Authentik == nil {
-			return errors.New("authentik support is not enabled in this build")
-		}
 		return h.o.Authentik.Check(ctx, h.kube, pc)
 	}
 }
