@@ -16,6 +16,10 @@ type Description struct {
 	// Marker is the provenance marker the object carries, nil when it has none (or an
 	// unreadable one, which proves nothing).
 	Marker *provenance.Marker
+	// Markerless is true for kinds that have no field to carry a marker (role assignments,
+	// federation mappings and protocols). Their marker is kept on the managed resource instead,
+	// in the AnnotationMarker annotation; see docs/adr/0001-provenance-markers.md.
+	Markerless bool
 }
 
 // A request describes the resource that found an external object.

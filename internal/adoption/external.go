@@ -122,6 +122,9 @@ func (e *External[MR, O]) Observe(ctx context.Context, mg MR) (managed.ExternalO
 		return managed.ExternalObservation{ResourceExists: false}, err
 	}
 	d := e.driver.Describe(*o)
+	if d.Markerless {
+		d.Marker = e.annotatedMarker(mg)
+	}
 	v, err := decide(request{Self: e.self(mg, ""), Policy: e.policy(mg), ObserveOnly: observeOnly(mg)}, d)
 	if err != nil {
 		return e.conflict(mg, err)
@@ -214,11 +217,14 @@ func (e *External[MR, O]) conflict(mg MR, err error) (managed.ExternalObservatio
 // Create creates the object with this resource's marker.
 func (e *External[MR, O]) Create(ctx context.Context, mg MR) (managed.ExternalCreation, error) {
 	mg.SetConditions(xpv2.Creating())
-	id, conn, err := e.driver.Create(ctx, mg, e.self(mg, provenance.OriginCreated))
+	m := e.self(mg, provenance.OriginCreated)
+	id, conn, err := e.driver.Create(ctx, mg, m)
 	if err != nil {
 		return managed.ExternalCreation{}, err
 	}
 	meta.SetExternalName(mg, id)
+	// The reconciler persists all annotations with the external name right after Create.
+	meta.AddAnnotations(mg, map[string]string{AnnotationMarker: m.Encode()})
 	return managed.ExternalCreation{ConnectionDetails: conn}, nil
 }
 
@@ -238,6 +244,11 @@ func (e *External[MR, O]) Update(ctx context.Context, mg MR) (managed.ExternalUp
 	}
 	if e.verdict.Stamp {
 		d := e.driver.Describe(*e.observed)
+		if d.Markerless {
+			if err := e.annotate(ctx, mg, e.self(mg, origin)); err != nil {
+				return managed.ExternalUpdate{}, err
+			}
+		}
 		e.recorder.Event(mg, event.Normal(reasonAdopted, "Adopted existing "+d.Type+" "+d.Key+" (ID "+d.ID+") under spec.adoptionPolicy: AdoptExisting"))
 	}
 	return managed.ExternalUpdate{ConnectionDetails: conn}, nil
@@ -254,6 +265,35 @@ func (e *External[MR, O]) Delete(ctx context.Context, mg MR) (managed.ExternalDe
 		return managed.ExternalDelete{}, errors.Errorf(errNotOurs, d.Type, d.Key, d.ID)
 	}
 	return managed.ExternalDelete{}, e.driver.Delete(ctx, mg, *e.observed)
+}
+
+// AnnotationMarker holds, on the managed resource, the marker of an external object whose kind
+// cannot carry one.
+const AnnotationMarker = "identity.crossplane.io/provenance"
+
+// annotatedMarker returns the marker recorded on the resource for a markerless kind. A create
+// that was started but never recorded as finished (the provider stopped in between) is ours
+// too: only this resource issues creates under its name.
+func (e *External[MR, O]) annotatedMarker(mg MR) *provenance.Marker {
+	if s := mg.GetAnnotations()[AnnotationMarker]; s != "" {
+		if m, err := provenance.Parse(s); err == nil {
+			return &m
+		}
+	}
+	if meta.ExternalCreateIncomplete(mg) {
+		m := e.self(mg, provenance.OriginCreated)
+		return &m
+	}
+	return nil
+}
+
+// annotate records a markerless kind's marker on the resource and persists it at once.
+func (e *External[MR, O]) annotate(ctx context.Context, mg MR, m provenance.Marker) error {
+	meta.AddAnnotations(mg, map[string]string{AnnotationMarker: m.Encode()})
+	if e.annotations == nil {
+		return nil
+	}
+	return errors.Wrap(e.annotations.UpdateCriticalAnnotations(ctx, mg), errPersistName)
 }
 
 // Disconnect does nothing: clients are shared and cached per ProviderConfig.
