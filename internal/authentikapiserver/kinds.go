@@ -13,6 +13,7 @@ func extraOps(ops map[string]handler, kinds []*kind) {
 	providersAllOps(ops, kinds)
 	groupMemberOps(ops)
 	ops["core_users_set_password_create"] = setPassword
+	ops["core_users_me_retrieve"] = usersMe
 	ops["providers_saml_metadata_retrieve"] = samlMetadata
 }
 
