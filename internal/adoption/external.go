@@ -134,7 +134,7 @@ func (e *External[MR, O]) Observe(ctx context.Context, mg MR) (managed.ExternalO
 		return managed.ExternalObservation{ResourceExists: false}, nil
 	}
 	if byKey {
-		if err := e.bind(ctx, mg, d); err != nil {
+		if err := e.bind(ctx, mg, d, v); err != nil {
 			return managed.ExternalObservation{}, err
 		}
 	}
@@ -181,11 +181,13 @@ func (e *External[MR, O]) lookup(ctx context.Context, mg MR) (*O, bool, error) {
 
 // bind records the ID of an object found by natural key as the external name and persists it
 // at once: a later failure must not lose it, whatever the management policies.
-func (e *External[MR, O]) bind(ctx context.Context, mg MR, d Description) error {
+func (e *External[MR, O]) bind(ctx context.Context, mg MR, d Description, v verdict) error {
 	if meta.GetExternalName(mg) == d.ID {
 		return nil
 	}
-	recovered := meta.GetExternalName(mg) == "" && d.Marker != nil
+	// Finding our own object without knowing its ID means the resource was recreated or a
+	// create's result was lost: worth telling the user.
+	recovered := meta.GetExternalName(mg) == "" && !v.Stamp && v.Provenance != identityv1alpha1.Observed
 	meta.SetExternalName(mg, d.ID)
 	if e.annotations != nil {
 		if err := e.annotations.UpdateCriticalAnnotations(ctx, mg); err != nil {

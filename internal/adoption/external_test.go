@@ -1,0 +1,285 @@
+package adoption
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
+)
+
+const groupKind = "Domain.keystone.identity.crossplane.io"
+
+var errNotFound = errors.New("404")
+
+type obj struct {
+	ID, Key    string
+	Marker     *provenance.Marker
+	Markerless bool
+}
+
+// fakeDriver records what the engine asked of it.
+type fakeDriver struct {
+	byID    map[string]obj
+	byKey   []obj
+	created *provenance.Marker
+	updated *provenance.Marker
+	deleted bool
+}
+
+func (d *fakeDriver) Get(_ context.Context, _ *v1alpha1.Domain, id string) (obj, error) {
+	if o, ok := d.byID[id]; ok {
+		return o, nil
+	}
+	return obj{}, errNotFound
+}
+func (d *fakeDriver) Find(context.Context, *v1alpha1.Domain) ([]obj, error) { return d.byKey, nil }
+func (d *fakeDriver) IsNotFound(err error) bool                             { return errors.Is(err, errNotFound) }
+func (d *fakeDriver) Describe(o obj) Description {
+	return Description{ID: o.ID, Type: "thing", Key: o.Key, Marker: o.Marker, Markerless: o.Markerless}
+}
+func (d *fakeDriver) Observe(mg *v1alpha1.Domain, o obj, p identityv1alpha1.Provenance) Observation {
+	mg.Status.AtProvider.Provenance = p
+	return Observation{UpToDate: true}
+}
+func (d *fakeDriver) Create(_ context.Context, _ *v1alpha1.Domain, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+	d.created = &m
+	return "new-id", nil, nil
+}
+func (d *fakeDriver) Update(_ context.Context, _ *v1alpha1.Domain, _ obj, m provenance.Marker) (managed.ConnectionDetails, error) {
+	d.updated = &m
+	return nil, nil
+}
+func (d *fakeDriver) Delete(context.Context, *v1alpha1.Domain, obj) error {
+	d.deleted = true
+	return nil
+}
+
+type fakeAnnotations struct{ calls int }
+
+func (f *fakeAnnotations) UpdateCriticalAnnotations(context.Context, client.Object) error {
+	f.calls++
+	return nil
+}
+
+type recorder struct{ reasons []event.Reason }
+
+func (r *recorder) Event(_ runtime.Object, e event.Event)    { r.reasons = append(r.reasons, e.Reason) }
+func (r *recorder) WithAnnotations(...string) event.Recorder { return r }
+
+func ours(o provenance.Origin) *provenance.Marker {
+	return &provenance.Marker{Installation: "here", Resource: groupKind + "/a", Origin: o}
+}
+
+func newMR(mut ...func(*v1alpha1.Domain)) *v1alpha1.Domain {
+	mg := &v1alpha1.Domain{ObjectMeta: metav1.ObjectMeta{Name: "a"}}
+	for _, m := range mut {
+		m(mg)
+	}
+	return mg
+}
+
+func withPolicy(p identityv1alpha1.AdoptionPolicy) func(*v1alpha1.Domain) {
+	return func(mg *v1alpha1.Domain) { mg.Spec.AdoptionPolicy = p }
+}
+
+func deleting(mg *v1alpha1.Domain) { now := metav1.Now(); mg.SetDeletionTimestamp(&now) }
+
+func TestExternalObserve(t *testing.T) {
+	type want struct {
+		obs          managed.ExternalObservation
+		conflict     bool
+		externalName string
+		provenance   identityv1alpha1.Provenance
+		persisted    int
+		events       []event.Reason
+	}
+	cases := map[string]struct {
+		mg     *v1alpha1.Domain
+		driver *fakeDriver
+		want   want
+	}{
+		"NothingAnywhere": {
+			mg: newMR(), driver: &fakeDriver{},
+			want: want{obs: managed.ExternalObservation{ResourceExists: false}},
+		},
+		"UnmarkedByKeyFailOnConflict": {
+			mg: newMR(), driver: &fakeDriver{byKey: []obj{{ID: "1", Key: "a"}}},
+			want: want{conflict: true},
+		},
+		"UnmarkedByKeyWhileDeletingLetsGo": {
+			mg: newMR(deleting), driver: &fakeDriver{byKey: []obj{{ID: "1", Key: "a"}}},
+			want: want{obs: managed.ExternalObservation{ResourceExists: false}},
+		},
+		"UnmarkedByKeyAdoptExisting": {
+			mg: newMR(withPolicy(identityv1alpha1.AdoptExisting)), driver: &fakeDriver{byKey: []obj{{ID: "1", Key: "a"}}},
+			want: want{obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: false}, externalName: "1", provenance: identityv1alpha1.Adopted, persisted: 1},
+		},
+		"AdoptionPendingWhileDeletingLetsGo": {
+			mg: newMR(withPolicy(identityv1alpha1.AdoptExisting), deleting), driver: &fakeDriver{byKey: []obj{{ID: "1", Key: "a"}}},
+			want: want{obs: managed.ExternalObservation{ResourceExists: false}},
+		},
+		"OwnMarkerByKeyIsRecovered": {
+			mg: newMR(), driver: &fakeDriver{byKey: []obj{{ID: "1", Key: "a", Marker: ours(provenance.OriginCreated)}}},
+			want: want{obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, externalName: "1", provenance: identityv1alpha1.Owned, persisted: 1, events: []event.Reason{reasonRecovered}},
+		},
+		"OwnMarkerByID": {
+			mg: newMR(func(mg *v1alpha1.Domain) { meta.SetExternalName(mg, "1") }), driver: &fakeDriver{byID: map[string]obj{"1": {ID: "1", Key: "a", Marker: ours(provenance.OriginAdopted)}}},
+			want: want{obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, externalName: "1", provenance: identityv1alpha1.Adopted},
+		},
+		"GoneByIDFallsBackToKey": {
+			mg: newMR(func(mg *v1alpha1.Domain) { meta.SetExternalName(mg, "old") }), driver: &fakeDriver{byKey: []obj{{ID: "2", Key: "a"}}},
+			want: want{conflict: true, externalName: "old"},
+		},
+		"AmbiguousKey": {
+			mg: newMR(), driver: &fakeDriver{byKey: []obj{{ID: "1", Key: "a"}, {ID: "2", Key: "a"}}},
+			want: want{conflict: false, obs: managed.ExternalObservation{}},
+		},
+		"ObserveOnlyForeign": {
+			mg: newMR(func(mg *v1alpha1.Domain) {
+				mg.Spec.ManagementPolicies = xpv2.ManagementPolicies{xpv2.ManagementActionObserve}
+			}),
+			driver: &fakeDriver{byKey: []obj{{ID: "1", Key: "a", Marker: &provenance.Marker{Installation: "there", Resource: "x", Origin: provenance.OriginCreated}}}},
+			want:   want{obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, externalName: "1", provenance: identityv1alpha1.Observed, persisted: 1},
+		},
+		"MarkerlessWithAnnotation": {
+			mg: newMR(func(mg *v1alpha1.Domain) {
+				meta.SetExternalName(mg, "1")
+				meta.AddAnnotations(mg, map[string]string{AnnotationMarker: ours(provenance.OriginCreated).Encode()})
+			}),
+			driver: &fakeDriver{byID: map[string]obj{"1": {ID: "1", Key: "a", Markerless: true}}},
+			want:   want{obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, externalName: "1", provenance: identityv1alpha1.Owned},
+		},
+		"MarkerlessInterruptedCreateIsOurs": {
+			mg:     newMR(func(mg *v1alpha1.Domain) { meta.SetExternalCreatePending(mg, time.Now()) }),
+			driver: &fakeDriver{byKey: []obj{{ID: "1", Key: "a", Markerless: true}}},
+			want:   want{obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, externalName: "1", provenance: identityv1alpha1.Owned, persisted: 1, events: []event.Reason{reasonRecovered}},
+		},
+		"MarkerlessWithoutEvidence": {
+			mg: newMR(), driver: &fakeDriver{byKey: []obj{{ID: "1", Key: "a", Markerless: true}}},
+			want: want{conflict: true},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			ann, rec := &fakeAnnotations{}, &recorder{}
+			e := NewExternal(tc.driver, Config[*v1alpha1.Domain]{
+				GroupKind: groupKind, Installation: "here", Annotations: ann, Recorder: rec,
+				Policy: func(mg *v1alpha1.Domain) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
+			})
+			obs, err := e.Observe(context.Background(), tc.mg)
+			var ce *ConflictError
+			if got := errors.As(err, &ce); got != tc.want.conflict {
+				t.Fatalf("Observe(): conflict %v, want %v (err %v)", got, tc.want.conflict, err)
+			}
+			if tc.want.conflict {
+				if c := tc.mg.GetCondition(xpv2.TypeReady); c.Reason != ReasonAdoptionRequired {
+					t.Errorf("Ready reason: got %q, want AdoptionRequired", c.Reason)
+				}
+			} else if name != "AmbiguousKey" && err != nil {
+				t.Fatalf("Observe(): %v", err)
+			}
+			if name == "AmbiguousKey" && err == nil {
+				t.Fatal("Observe(): want an error for an ambiguous natural key")
+			}
+			if diff := cmp.Diff(tc.want.obs, obs); diff != "" {
+				t.Errorf("Observe(): -want, +got:\n%s", diff)
+			}
+			if got := meta.GetExternalName(tc.mg); got != tc.want.externalName {
+				t.Errorf("external name: got %q, want %q", got, tc.want.externalName)
+			}
+			if got := tc.mg.Status.AtProvider.Provenance; got != tc.want.provenance {
+				t.Errorf("provenance: got %q, want %q", got, tc.want.provenance)
+			}
+			if ann.calls != tc.want.persisted {
+				t.Errorf("external name persisted %d times, want %d", ann.calls, tc.want.persisted)
+			}
+			if diff := cmp.Diff(tc.want.events, rec.reasons); diff != "" {
+				t.Errorf("events: -want, +got:\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestExternalWrites(t *testing.T) {
+	newExternal := func(d *fakeDriver, rec *recorder) *External[*v1alpha1.Domain, obj] {
+		return NewExternal(d, Config[*v1alpha1.Domain]{
+			GroupKind: groupKind, Installation: "here", Annotations: &fakeAnnotations{}, Recorder: rec,
+			Policy: func(mg *v1alpha1.Domain) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
+		})
+	}
+	t.Run("CreateStampsOwnMarker", func(t *testing.T) {
+		d := &fakeDriver{}
+		mg := newMR()
+		if _, err := newExternal(d, &recorder{}).Create(context.Background(), mg); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(ours(provenance.OriginCreated), d.created); diff != "" {
+			t.Errorf("created marker: -want, +got:\n%s", diff)
+		}
+		if meta.GetExternalName(mg) != "new-id" || mg.GetAnnotations()[AnnotationMarker] == "" {
+			t.Errorf("external name %q, annotation %q", meta.GetExternalName(mg), mg.GetAnnotations()[AnnotationMarker])
+		}
+	})
+	t.Run("UpdateWithoutObserveNeverWrites", func(t *testing.T) {
+		d := &fakeDriver{}
+		if _, err := newExternal(d, &recorder{}).Update(context.Background(), newMR()); err == nil || d.updated != nil {
+			t.Fatalf("Update without an observed object: err %v, wrote %v", err, d.updated)
+		}
+	})
+	t.Run("AdoptionStampsAdoptedMarkerAndRecordsEvent", func(t *testing.T) {
+		d := &fakeDriver{byKey: []obj{{ID: "1", Key: "a"}}}
+		rec := &recorder{}
+		e := newExternal(d, rec)
+		mg := newMR(withPolicy(identityv1alpha1.AdoptExisting))
+		if _, err := e.Observe(context.Background(), mg); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.Update(context.Background(), mg); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(ours(provenance.OriginAdopted), d.updated); diff != "" {
+			t.Errorf("update marker: -want, +got:\n%s", diff)
+		}
+		if diff := cmp.Diff([]event.Reason{reasonAdopted}, rec.reasons); diff != "" {
+			t.Errorf("events: -want, +got:\n%s", diff)
+		}
+	})
+	t.Run("ObservedObjectIsNeverDeleted", func(t *testing.T) {
+		d := &fakeDriver{byKey: []obj{{ID: "1", Key: "a"}}}
+		e := newExternal(d, &recorder{})
+		mg := newMR(func(mg *v1alpha1.Domain) {
+			mg.Spec.ManagementPolicies = xpv2.ManagementPolicies{xpv2.ManagementActionObserve}
+		})
+		if _, err := e.Observe(context.Background(), mg); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.Delete(context.Background(), mg); err == nil || d.deleted {
+			t.Fatalf("Delete of an observed object: err %v, deleted %v", err, d.deleted)
+		}
+	})
+	t.Run("OwnObjectIsDeleted", func(t *testing.T) {
+		d := &fakeDriver{byID: map[string]obj{"1": {ID: "1", Key: "a", Marker: ours(provenance.OriginCreated)}}}
+		e := newExternal(d, &recorder{})
+		mg := newMR(func(mg *v1alpha1.Domain) { meta.SetExternalName(mg, "1") })
+		if _, err := e.Observe(context.Background(), mg); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.Delete(context.Background(), mg); err != nil || !d.deleted {
+			t.Fatalf("Delete of an owned object: err %v, deleted %v", err, d.deleted)
+		}
+	})
+}
