@@ -104,7 +104,7 @@ running() { pidfile_alive "$pidfile" && [[ -f "$dir/port" ]] && port_open "$(<"$
 start() {
   if running; then log "already running: $(grep KEYSTONE_URL "$envfile")"; return; fi
   stop_pidfile "$pidfile"
-  local src port pw
+  local src port pw attempt
   src=$(pristine)
   if [[ -n "${KEYSTONE_PORT:-}" ]]; then
     port=$KEYSTONE_PORT
@@ -116,6 +116,30 @@ start() {
   rm -rf "$dir" && mkdir -p "$dir"
   cp -a "$src/keystone.db" "$src/fernet-keys" "$src/credential-keys" "$dir/"
   write_conf "$dir"
+  # Another Keystone (a parallel test run) may take the port between the check and the bind:
+  # then try a port the kernel picks, unless the caller asked for this one.
+  for attempt in 1 2 3; do
+    serve "$port" "$pw" && break
+    [[ -z "${KEYSTONE_PORT:-}" && $attempt -lt 3 ]] && grep -q 'Address already in use' "$logfile" \
+      || die_log "uwsgi exited during start-up" "$logfile"
+    log "port $port was taken meanwhile; retrying on another"
+    port=$(free_port)
+  done
+  cat >"$envfile" <<ENV
+KEYSTONE_URL=http://127.0.0.1:$port/v3
+KEYSTONE_ADMIN_PASSWORD=$pw
+KEYSTONE_ADMIN_USERNAME=admin
+KEYSTONE_ADMIN_PROJECT=admin
+KEYSTONE_ADMIN_DOMAIN=Default
+KEYSTONE_REGION=RegionOne
+ENV
+  log "Keystone ready at http://127.0.0.1:$port/v3 (env: $envfile, log: $logfile)"
+}
+
+# serve PORT PASSWORD: runs uwsgi on PORT and waits until the admin gets a token. Returns 1 when
+# uwsgi exits during start-up (e.g. the port is taken); dies when it hangs.
+serve() {
+  local port=$1 pw=$2
   echo "$port" >"$dir/port"
   /usr/bin/python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("UPDATE endpoint SET url=?", (sys.argv[2],)); c.commit()' \
     "$dir/keystone.db" "http://127.0.0.1:$port/v3/"
@@ -137,28 +161,23 @@ processes = 1
 threads = 1
 ; restarts a worker stuck on a hung LDAP server
 harakiri = 60
+post-buffering = 65536
 lazy-apps = true
 need-app = true
 die-on-term = true
 pidfile = $pidfile
 INI
   setsid "${CLEAN_ENV[@]}" /usr/bin/uwsgi --ini "$dir/uwsgi.ini" >"$logfile" 2>&1 </dev/null &
-  local deadline=$((SECONDS + 90)) code=
+  local pid=$! deadline=$((SECONDS + 90)) code=
   while [[ "$code" != 201 ]]; do
     ((SECONDS < deadline)) || die_log "Keystone did not issue a token within 90 s (last HTTP status ${code:-none})" "$logfile"
-    kill -0 $! 2>/dev/null && pid_alive $! || die_log "uwsgi exited during start-up" "$logfile"
+    # Checked first: a token from a Keystone on a port we failed to bind must not count.
+    pid_alive "$pid" || return 1
     sleep 0.2
     port_open "$port" && code=$(token_status "$port" "$pw")
   done
-  cat >"$envfile" <<ENV
-KEYSTONE_URL=http://127.0.0.1:$port/v3
-KEYSTONE_ADMIN_PASSWORD=$pw
-KEYSTONE_ADMIN_USERNAME=admin
-KEYSTONE_ADMIN_PROJECT=admin
-KEYSTONE_ADMIN_DOMAIN=Default
-KEYSTONE_REGION=RegionOne
-ENV
-  log "Keystone ready at http://127.0.0.1:$port/v3 (env: $envfile, log: $logfile)"
+  # uwsgi fails a bind within milliseconds, long before Python is up: still alive means ours.
+  pid_alive "$pid"
 }
 
 stop() {
