@@ -19,8 +19,8 @@ go test ./...
 mapfile -t e2e < <(existing_patterns ./test/... ./internal/...)
 if ((${#e2e[@]})); then
   log "end-to-end tests: ${e2e[*]}"
-  # Extension point (authentik): hack/with-services.sh will also export AUTHENTIK_URL and
-  # AUTHENTIK_TOKEN once it starts the authentik API server (./cluster/authentik-apiserver).
+  # hack/with-services.sh also starts the authentik API server (./cluster/authentik-apiserver)
+  # and exports AUTHENTIK_URL and AUTHENTIK_TOKEN.
   "$ROOT/hack/with-services.sh" go test -tags e2e -count=1 -timeout 45m "${e2e[@]}"
 else
   log "no ./test or ./internal packages yet: no end-to-end tests to run"

@@ -4,6 +4,7 @@
 #   KEYSTONE_URL, KEYSTONE_ADMIN_PASSWORD, ...   (see hack/keystone.sh)
 #   LDAP_URL, LDAP_BIND_DN, LDAP_BIND_PASSWORD, LDAP_SUFFIX, LDAP_USERS_DN, LDAP_GROUPS_DN,
 #   LDAP_USERS, LDAP_USER_PASSWORD               (see hack/slapd.sh)
+#   AUTHENTIK_URL, AUTHENTIK_TOKEN               (see hack/authentik.sh)
 # The services live in a temporary STATE_DIR and are stopped on any exit. Run
 # hack/install-deps.sh first.
 set -euo pipefail
@@ -16,8 +17,7 @@ cleanup() {
   local rc=$?
   "$ROOT/hack/slapd.sh" stop || rc=1
   "$ROOT/hack/keystone.sh" stop || rc=1
-  # Extension point (authentik): stop the authentik API server here, by its pidfile:
-  #   stop_pidfile "$STATE_DIR/authentik/apiserver.pid" "$(<"$STATE_DIR/authentik/port")"
+  "$ROOT/hack/authentik.sh" stop || rc=1
   rm -rf "$STATE_DIR"
   exit "$rc"
 }
@@ -29,12 +29,8 @@ KUBEBUILDER_ASSETS=$("$ROOT/hack/build-k8s.sh")
 export KUBEBUILDER_ASSETS
 "$ROOT/hack/keystone.sh" start
 "$ROOT/hack/slapd.sh" start
-
-# Extension point (authentik): build and start the authentik API server next to the others:
-#   go build -o "$CACHE_DIR/bin/authentik-apiserver" ./cluster/authentik-apiserver
-#   start it on a free 127.0.0.1 port (free_port) under setsid with a pidfile in
-#   $STATE_DIR/authentik, wait for it with wait_until, and write $STATE_DIR/authentik.env with
-#   AUTHENTIK_URL=http://127.0.0.1:PORT and AUTHENTIK_TOKEN=...; it is sourced below.
+# The authentik API server (built into $CACHE_DIR/bin) on a free port with a fresh token.
+"$ROOT/hack/authentik.sh" start
 
 set -a
 for f in "$STATE_DIR"/*.env; do source "$f"; done
