@@ -75,8 +75,9 @@ up() {
   kubectl -n crossplane-system create secret generic keystone-admin \
     --from-literal=password="$KEYSTONE_ADMIN_PASSWORD" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
   if [[ -f examples/providerconfig/keystone.yaml ]]; then
-    # The Keystone port is chosen at start-up: the example may say ${KEYSTONE_URL} for it.
-    sed "s|\${KEYSTONE_URL}|$KEYSTONE_URL|g" examples/providerconfig/keystone.yaml | kubectl apply -f -
+    # The Keystone port is chosen at start-up, and 5000 may belong to a parallel test run's
+    # Keystone (same cached admin password!): always point authURL at ours.
+    sed -E "s|^([[:space:]]*authURL:).*|\1 $KEYSTONE_URL|" examples/providerconfig/keystone.yaml | kubectl apply -f -
   else
     log "examples/providerconfig/keystone.yaml does not exist yet: no ProviderConfig applied"
   fi
