@@ -12,8 +12,9 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/statemetrics"
 )
 
-// Setup adds a controller for one managed kind.
-func Setup[MR resource.LegacyManaged](mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, obj MR, c managed.TypedExternalConnector[MR]) error {
+// Setup adds a controller for one managed kind. extra options are applied after the common
+// ones (a kind that marks the resources it uses passes managed.WithFinalizer, for example).
+func Setup[MR resource.LegacyManaged](mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, obj MR, c managed.TypedExternalConnector[MR], extra ...managed.ReconcilerOption) error {
 	name := managed.ControllerName(gvk.GroupKind().String())
 	opts := []managed.ReconcilerOption{
 		managed.WithTypedExternalConnector[MR](c),
@@ -43,6 +44,7 @@ func Setup[MR resource.LegacyManaged](mgr ctrl.Manager, o Options, gvk schema.Gr
 			return errors.Wrap(err, "cannot register MR state metrics recorder")
 		}
 	}
+	opts = append(opts, extra...)
 	r := managed.NewReconciler(mgr, resource.ManagedKind(gvk), opts...)
 	return ctrl.NewControllerManagedBy(mgr).
 		Named(name).
