@@ -11,7 +11,7 @@ BIN_DIR ?= _output/bin
 all: build
 
 generate:
-	go generate ./apis/...
+	go generate -tags generate ./apis/...
 
 check-generated: generate
 	@if [ -n "$$(git status --porcelain apis package)" ]; then \
