@@ -1,0 +1,117 @@
+package authentik
+
+import (
+	"errors"
+	"net/http"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	extv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
+)
+
+var marker = provenance.Marker{Installation: "inst", Resource: "Group.authentik.identity.crossplane.io/g", Origin: provenance.OriginCreated}
+
+func TestDecodeAttributes(t *testing.T) {
+	got, err := DecodeAttributes(map[string]extv1.JSON{"n": {Raw: []byte(`3`)}, "o": {Raw: []byte(`{"a": [true, null]}`)}, "s": {Raw: []byte(`"x"`)}, "empty": {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"n": float64(3), "o": map[string]any{"a": []any{true, nil}}, "s": "x", "empty": nil}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("DecodeAttributes(...): -want, +got:\n%s", diff)
+	}
+	if got, err := DecodeAttributes(nil); got != nil || err != nil {
+		t.Errorf("DecodeAttributes(nil): got %v, %v", got, err)
+	}
+	if _, err := DecodeAttributes(map[string]extv1.JSON{"bad": {Raw: []byte(`{`)}}); err == nil {
+		t.Errorf("DecodeAttributes(bad JSON): want an error")
+	}
+}
+
+func TestManagedAttributes(t *testing.T) {
+	observed := map[string]any{"a": "1", "b": "2", MarkerAttribute: marker.Encode()}
+	cases := map[string]struct {
+		want map[string]any
+		out  map[string]any
+	}{
+		"Unmanaged":   {want: nil, out: nil},
+		"NoKeys":      {want: map[string]any{}, out: map[string]any{}},
+		"OneKey":      {want: map[string]any{"a": "x"}, out: map[string]any{"a": "1"}},
+		"MissingKey":  {want: map[string]any{"c": "x"}, out: map[string]any{}},
+		"TwoKeysKept": {want: map[string]any{"a": "x", "b": nil}, out: map[string]any{"a": "1", "b": "2"}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.out, ManagedAttributes(observed, tc.want)); diff != "" {
+				t.Errorf("ManagedAttributes(...): -want, +got:\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestMergeAttributes(t *testing.T) {
+	cases := map[string]struct {
+		observed, want map[string]any
+		out            map[string]any
+		changed        bool
+	}{
+		"CreateCarriesTheMarker": {
+			want:    map[string]any{"a": "1"},
+			out:     map[string]any{"a": "1", MarkerAttribute: marker.Encode()},
+			changed: true,
+		},
+		"UpToDate": {
+			observed: map[string]any{"a": "1", "other": true, MarkerAttribute: marker.Encode()},
+			want:     map[string]any{"a": "1"},
+			out:      map[string]any{"a": "1", "other": true, MarkerAttribute: marker.Encode()},
+		},
+		"ValueChangedOthersKept": {
+			observed: map[string]any{"a": "1", "other": true, MarkerAttribute: marker.Encode()},
+			want:     map[string]any{"a": "2"},
+			out:      map[string]any{"a": "2", "other": true, MarkerAttribute: marker.Encode()},
+			changed:  true,
+		},
+		"MarkerStamped": {
+			observed: map[string]any{"other": true},
+			out:      map[string]any{"other": true, MarkerAttribute: marker.Encode()},
+			changed:  true,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			out, changed := MergeAttributes(tc.observed, tc.want, marker)
+			if diff := cmp.Diff(tc.out, out); diff != "" {
+				t.Errorf("MergeAttributes(...): -want, +got:\n%s", diff)
+			}
+			if changed != tc.changed {
+				t.Errorf("MergeAttributes(...): changed %t, want %t", changed, tc.changed)
+			}
+		})
+	}
+}
+
+func TestAttributeMarker(t *testing.T) {
+	if diff := cmp.Diff(&marker, AttributeMarker(map[string]any{MarkerAttribute: marker.Encode()})); diff != "" {
+		t.Errorf("AttributeMarker(marked): -want, +got:\n%s", diff)
+	}
+	for name, attrs := range map[string]map[string]any{"nil": nil, "absent": {"a": 1}, "number": {MarkerAttribute: 1.0}, "garbage": {MarkerAttribute: "%%%"}} {
+		if m := AttributeMarker(attrs); m != nil {
+			t.Errorf("AttributeMarker(%s): want nil, got %+v", name, m)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	if AsError(nil, nil) != nil {
+		t.Errorf("AsError(nil): want nil")
+	}
+	nf := AsError(errors.New("404 Not Found"), &http.Response{StatusCode: http.StatusNotFound})
+	if !IsNotFoundError(nf) || IsNotFoundError(AsError(errors.New("boom"), &http.Response{StatusCode: 500})) || IsNotFoundError(errors.New("x")) {
+		t.Errorf("IsNotFoundError: wrong answer")
+	}
+	if !IsNotFoundError(NotFound(`authentik group "x"`)) {
+		t.Errorf("IsNotFoundError(NotFound(...)): want true")
+	}
+}

@@ -1,0 +1,40 @@
+package authentik
+
+import (
+	"net/http"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+)
+
+// An Error is a failed authentik API call: the HTTP status (0 when no answer came) and one
+// sentence with authentik's answer, as Describe writes it (never the request).
+type Error struct {
+	Status  int
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// AsError turns a client error and its response into an *Error; nil stays nil.
+func AsError(err error, resp *http.Response) error {
+	if err == nil {
+		return nil
+	}
+	e := &Error{Message: Describe(err, resp)}
+	if resp != nil {
+		e.Status = resp.StatusCode
+	}
+	return e
+}
+
+// IsNotFoundError reports whether err is authentik's 404.
+func IsNotFoundError(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Status == http.StatusNotFound
+}
+
+// NotFound returns an error IsNotFoundError recognises, for IDs that cannot name any object
+// (a malformed external name): asking authentik would only earn a 400.
+func NotFound(what string) error {
+	return &Error{Status: http.StatusNotFound, Message: what + " does not exist"}
+}
