@@ -17,6 +17,8 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 )
 
 // countingTransport counts requests by "METHOD /path" with IDs folded into {id}.
@@ -77,6 +79,10 @@ func eventually(t *testing.T, timeout time.Duration, what string, f func() bool)
 	t.Fatalf("timed out after %s waiting for %s", timeout, what)
 }
 
+func keyOf(obj client.Object) types.NamespacedName {
+	return types.NamespacedName{Name: obj.GetName(), Namespace: obj.GetNamespace()}
+}
+
 // get re-reads a managed resource; a failed read is fatal.
 func get[T client.Object](t *testing.T, obj T) T {
 	t.Helper()
@@ -121,6 +127,24 @@ func create(t *testing.T, obj client.Object) {
 			return
 		}
 		waitGone(t, obj)
+	})
+}
+
+// releaseProviderConfig deletes the ProviderConfigUsages of a ProviderConfig when the test ends.
+// A real cluster's garbage collector removes a usage with its resource; envtest runs no
+// garbage collector, so the usage would keep the ProviderConfig's in-use finalizer forever.
+func releaseProviderConfig(t *testing.T, name string) {
+	t.Cleanup(func() {
+		l := &identityv1alpha1.ProviderConfigUsageList{}
+		if err := kube.List(context.Background(), l); err != nil {
+			t.Errorf("cannot list ProviderConfigUsages: %v", err)
+			return
+		}
+		for i := range l.Items {
+			if l.Items[i].ProviderConfigReference.Name == name {
+				_ = kube.Delete(context.Background(), &l.Items[i])
+			}
+		}
 	})
 }
 

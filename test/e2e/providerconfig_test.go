@@ -1,0 +1,80 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	ksv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+)
+
+// The ProviderConfig shows whether the provider can authenticate, without any secret in its
+// status, and derives its installation ID from the cluster when none is given.
+func TestProviderConfigAuthentication(t *testing.T) {
+	ctx := context.Background()
+	good := keystoneProviderConfig("pc-good", "", "keystone-admin")
+	create(t, good)
+	releaseProviderConfig(t, good.Name)
+	eventually(t, 30*time.Second, "Authenticated=True", func() bool {
+		return condition(get(t, good), identityv1alpha1.ConditionTypeAuthenticated).Status == corev1.ConditionTrue
+	})
+	ns := &corev1.Namespace{}
+	if err := kube.Get(ctx, types.NamespacedName{Name: "kube-system"}, ns); err != nil {
+		t.Fatal(err)
+	}
+	if got := good.Status.InstallationID; got != string(ns.GetUID()) {
+		t.Errorf("status.installationID: got %q, want the kube-system namespace UID %q", got, ns.GetUID())
+	}
+
+	const wrong = "definitely-not-the-password"
+	create(t, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "crossplane-system", Name: "keystone-wrong"}, StringData: map[string]string{"password": wrong}})
+	bad := keystoneProviderConfig("pc-wrong-password", "", "keystone-wrong")
+	create(t, bad)
+	eventually(t, 30*time.Second, "Authenticated=False", func() bool {
+		return condition(get(t, bad), identityv1alpha1.ConditionTypeAuthenticated).Status == corev1.ConditionFalse
+	})
+	c := condition(bad, identityv1alpha1.ConditionTypeAuthenticated)
+	if c.Reason != "CannotAuthenticate" || !strings.Contains(c.Message, os.Getenv("KEYSTONE_URL")) || !strings.Contains(c.Message, "401") {
+		t.Errorf("condition should say Keystone at the URL answered 401: %+v", c)
+	}
+	for _, e := range events(t, bad) {
+		if strings.Contains(e.Message, wrong) {
+			t.Errorf("event leaks the password: %q", e.Message)
+		}
+	}
+	if strings.Contains(c.Message, wrong) {
+		t.Errorf("condition leaks the password: %q", c.Message)
+	}
+}
+
+// A Keystone resource that references an authentik ProviderConfig says so.
+func TestProviderConfigWrongSystem(t *testing.T) {
+	pc := &identityv1alpha1.ProviderConfig{
+		ObjectMeta: metav1.ObjectMeta{Name: "pc-authentik-for-keystone"},
+		Spec: identityv1alpha1.ProviderConfigSpec{Authentik: &identityv1alpha1.AuthentikConfig{
+			URL:            "http://127.0.0.1:1",
+			TokenSecretRef: xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "crossplane-system", Name: "none"}, Key: "token"},
+		}},
+	}
+	create(t, pc)
+	releaseProviderConfig(t, pc.Name)
+	mg := newDomain("wrong-system", "e2e-wrong-system", func(d *ksv1alpha1.Domain) {
+		d.Spec.ProviderConfigReference = &xpv2.Reference{Name: pc.Name}
+	})
+	create(t, mg)
+	eventually(t, 30*time.Second, "Synced=False naming the mismatch", func() bool {
+		c := condition(get(t, mg), xpv2.TypeSynced)
+		return c.Status == corev1.ConditionFalse && strings.Contains(c.Message, `ProviderConfig "pc-authentik-for-keystone" configures authentik`) && strings.Contains(c.Message, "spec.keystone")
+	})
+}
