@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -128,6 +129,7 @@ func jsonShaped(obj map[string]any) (map[string]any, error) {
 //	DELETE /_test/faults              remove all faults
 //	POST   /_test/seed/<kind>         store an object, answer it raw
 //	GET    /_test/raw/<kind>/<id>     an object as GET answers it
+//	GET    /_test/password/<user pk>  {"password": ...} last set through set_password
 //	POST   /_test/reset               defaults back, hooks cleared
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	p := strings.TrimPrefix(r.URL.Path, adminPrefix)
@@ -197,6 +199,18 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write(b)
+	case strings.HasPrefix(p, "password/") && r.Method == http.MethodGet:
+		pk, err := strconv.ParseInt(strings.Trim(strings.TrimPrefix(p, "password/"), "/"), 10, 64)
+		if err != nil {
+			fail(http.StatusBadRequest, fmt.Errorf("want /_test/password/<user pk>"))
+			return
+		}
+		pw, ok := s.Password(pk)
+		if !ok {
+			fail(http.StatusNotFound, fmt.Errorf("no password was set for user %d", pk))
+			return
+		}
+		writeJSON(http.StatusOK, map[string]any{"password": pw})
 	default:
 		fail(http.StatusNotFound, fmt.Errorf("unknown test hook %s %s", r.Method, r.URL.Path))
 	}
