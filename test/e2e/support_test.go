@@ -4,9 +4,14 @@ package e2e
 
 import (
 	"context"
+	"io"
+	"net"
 	"net/http"
 	"regexp"
+	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -21,11 +26,47 @@ import (
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 )
 
-// countingTransport counts requests by "METHOD /path" with IDs folded into {id}.
+// countingTransport counts requests by "METHOD /path" with IDs folded into {id}, and can make
+// requests fail as a broken or unreachable server would.
 type countingTransport struct {
 	mu     sync.Mutex
 	counts map[string]int
 	byPath map[string]int
+	faults []*fault
+}
+
+// A fault answers the next Times requests whose method matches and whose path starts with
+// Prefix with Status (or, with Status 0, fails them as a refused connection would).
+type fault struct {
+	Method, Prefix string
+	Status, Times  int
+}
+
+// inject adds a fault; it is removed when the test ends.
+func (c *countingTransport) inject(t *testing.T, f fault) {
+	c.mu.Lock()
+	c.faults = append(c.faults, &f)
+	c.mu.Unlock()
+	t.Cleanup(func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for i, g := range c.faults {
+			if g == &f {
+				c.faults = append(c.faults[:i], c.faults[i+1:]...)
+				return
+			}
+		}
+	})
+}
+
+func (c *countingTransport) fault(r *http.Request) *fault {
+	for _, f := range c.faults {
+		if f.Times > 0 && f.Method == r.Method && strings.HasPrefix(r.URL.Path, f.Prefix) {
+			f.Times--
+			return f
+		}
+	}
+	return nil
 }
 
 func newCountingTransport() *countingTransport {
@@ -38,8 +79,18 @@ func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	c.mu.Lock()
 	c.counts[r.Method+" "+idSegment.ReplaceAllString(r.URL.Path, "/{id}$1")]++
 	c.byPath[r.Method+" "+r.URL.Path]++
+	f := c.fault(r)
 	c.mu.Unlock()
-	return http.DefaultTransport.RoundTrip(r)
+	switch {
+	case f == nil:
+		return http.DefaultTransport.RoundTrip(r)
+	case f.Status == 0:
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
+	default:
+		body := `{"error":{"code":` + strconv.Itoa(f.Status) + `,"message":"injected by the test","title":"Injected"}}`
+		return &http.Response{StatusCode: f.Status, Status: strconv.Itoa(f.Status) + " " + http.StatusText(f.Status),
+			Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(strings.NewReader(body)), Request: r}, nil
+	}
 }
 
 // snapshot returns a copy of the counts by folded path and by exact path.
