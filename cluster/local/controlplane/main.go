@@ -1,7 +1,10 @@
 // Command controlplane runs a throwaway Kubernetes control plane (etcd + kube-apiserver from
 // $KUBEBUILDER_ASSETS, on 127.0.0.1) for local development, outside `go test`. It installs the
 // CRDs found in the --crd-dir directories, writes an admin kubeconfig, and runs until SIGTERM or
-// SIGINT, when it stops both processes and removes their data.
+// SIGINT, when it stops both processes and removes their data. When kube-controller-manager sits
+// beside kube-apiserver, it runs its garbage collector and namespace controller too: Crossplane
+// deletes composed resources through owner references, and a deleted namespace stays
+// Terminating without the namespace controller.
 package main
 
 import (
@@ -10,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
@@ -84,12 +88,45 @@ func run(kubeconfig string, crdDirs []string, timeout time.Duration) (err error)
 	if err := writeFileAtomic(kubeconfig, env.KubeConfig); err != nil {
 		return err
 	}
+	stopKCM, err := startControllerManager(kubeconfig)
+	if err != nil {
+		return err
+	}
+	defer stopKCM()
 	fmt.Printf("controlplane: kube-apiserver %s ready in %s, %d CRDs from %v; kubeconfig %s\n",
 		cfg.Host, time.Since(start).Round(time.Millisecond), len(env.CRDs), crdDirs, kubeconfig)
 
 	<-ctx.Done()
 	fmt.Println("controlplane: signal received, stopping")
 	return nil
+}
+
+// startControllerManager starts kube-controller-manager from KUBEBUILDER_ASSETS, when it is
+// there, with only the controllers a control plane without nodes needs.
+func startControllerManager(kubeconfig string) (func(), error) {
+	bin := filepath.Join(os.Getenv("KUBEBUILDER_ASSETS"), "kube-controller-manager")
+	if _, err := os.Stat(bin); err != nil {
+		fmt.Println("controlplane: no kube-controller-manager beside kube-apiserver; no garbage collection")
+		return func() {}, nil
+	}
+	cmd := exec.Command(bin, "--kubeconfig="+kubeconfig,
+		"--authentication-kubeconfig="+kubeconfig, "--authorization-kubeconfig="+kubeconfig,
+		"--controllers=garbagecollector,namespace", "--leader-elect=false", "--secure-port=0")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting kube-controller-manager: %w", err)
+	}
+	fmt.Printf("controlplane: kube-controller-manager (garbage collector, namespaces) pid %d\n", cmd.Process.Pid)
+	return func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+		}
+	}, nil
 }
 
 // writeFileAtomic writes via a rename so a reader polling for the file never sees half of it.
