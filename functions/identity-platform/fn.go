@@ -1,0 +1,292 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
+	"github.com/crossplane/function-sdk-go/errors"
+	"github.com/crossplane/function-sdk-go/logging"
+	fnv1 "github.com/crossplane/function-sdk-go/proto/v1"
+	"github.com/crossplane/function-sdk-go/request"
+	"github.com/crossplane/function-sdk-go/resource"
+	"github.com/crossplane/function-sdk-go/response"
+
+	"github.com/crossplane-contrib/provider-identity/functions/identity-platform/input/v1beta1"
+)
+
+// Condition types and reasons of the Tenant gate.
+const (
+	TypeTenantReady = "TenantReady"
+
+	ReasonTenantReady    = "TenantReady"
+	ReasonTenantNotFound = "TenantNotFound"
+	ReasonTenantNotReady = "TenantNotReady"
+	ReasonTenantDeleting = "TenantDeleting"
+
+	// RequirementTenant is the key of the required Tenant.
+	RequirementTenant = "tenant"
+
+	defaultTenantAPIVersion = "platform.identity.crossplane.io/v1alpha1"
+	defaultTenantKind       = "Tenant"
+	defaultTenantNamePath   = "spec.tenantRef.name"
+)
+
+// Function is function-identity-platform.
+type Function struct {
+	fnv1.UnimplementedFunctionRunnerServiceServer
+
+	log logging.Logger
+}
+
+// RunFunction runs one pipeline step.
+func (f *Function) RunFunction(_ context.Context, req *fnv1.RunFunctionRequest) (*fnv1.RunFunctionResponse, error) {
+	rsp := response.To(req, response.DefaultTTL)
+
+	in := &v1beta1.Input{}
+	if err := request.GetInput(req, in); err != nil {
+		response.Fatal(rsp, errors.Wrap(err, "cannot read the function input"))
+		return rsp, nil
+	}
+	oxr, err := request.GetObservedCompositeResource(req)
+	if err != nil {
+		response.Fatal(rsp, errors.Wrap(err, "cannot read the observed composite resource"))
+		return rsp, nil
+	}
+	observed, err := request.GetObservedComposedResources(req)
+	if err != nil {
+		response.Fatal(rsp, errors.Wrap(err, "cannot read the observed composed resources"))
+		return rsp, nil
+	}
+	desired, err := request.GetDesiredComposedResources(req)
+	if err != nil {
+		response.Fatal(rsp, errors.Wrap(err, "cannot read the desired composed resources"))
+		return rsp, nil
+	}
+	dxr, err := request.GetDesiredCompositeResource(req)
+	if err != nil {
+		response.Fatal(rsp, errors.Wrap(err, "cannot read the desired composite resource"))
+		return rsp, nil
+	}
+	xr := fieldpath.Pave(oxr.Resource.Object)
+	st := &state{xr: xr, xrName: oxr.Resource.GetName(), observed: observed, desired: desired, rsp: rsp, dxr: dxr}
+
+	for _, inc := range in.Include {
+		if _, err := xr.GetValue(inc.FieldPath); err == nil {
+			continue
+		}
+		for _, n := range inc.Resources {
+			delete(desired, resource.Name(n))
+		}
+	}
+
+	if in.KeystoneIdentityBackend != nil {
+		if err := composeBackend(st, in.KeystoneIdentityBackend); err != nil {
+			response.Fatal(rsp, err)
+			return rsp, nil
+		}
+	}
+
+	for _, r := range in.Conditions {
+		st.conditionRule(r)
+	}
+
+	if in.Tenant != nil {
+		if err := st.gateOnTenant(req, in.Tenant); err != nil {
+			response.Fatal(rsp, err)
+			return rsp, nil
+		}
+	}
+
+	// SetDesiredComposedResources adds to what response.To copied from the request: start from
+	// nothing so that dropped resources are really dropped.
+	if rsp.Desired == nil {
+		rsp.Desired = &fnv1.State{}
+	}
+	rsp.Desired.Resources = map[string]*fnv1.Resource{}
+	if err := response.SetDesiredComposedResources(rsp, desired); err != nil {
+		response.Fatal(rsp, errors.Wrap(err, "cannot set the desired composed resources"))
+		return rsp, nil
+	}
+	if err := response.SetDesiredCompositeResource(rsp, dxr); err != nil {
+		response.Fatal(rsp, errors.Wrap(err, "cannot set the desired composite resource"))
+		return rsp, nil
+	}
+	return rsp, nil
+}
+
+// state is what one run works on.
+type state struct {
+	xr       *fieldpath.Paved
+	xrName   string
+	observed map[resource.Name]resource.ObservedComposed
+	desired  map[resource.Name]*resource.DesiredComposed
+	dxr      *resource.Composite
+	rsp      *fnv1.RunFunctionResponse
+}
+
+// notReady marks the XR not Ready whatever its composed resources say.
+func (s *state) notReady() { s.dxr.Ready = resource.ReadyFalse }
+
+// resourceState is what the function knows about one composed resource.
+type resourceState struct {
+	exists bool
+	ready  bool
+	// reason and message of the first of Synced or Ready that is not True.
+	reason, message string
+	// readyReason is the reason of the Ready condition (e.g. AdoptionRequired).
+	readyReason string
+}
+
+func (s *state) resourceState(name string) resourceState {
+	o, ok := s.observed[resource.Name(name)]
+	if !ok || o.Resource == nil {
+		return resourceState{}
+	}
+	rs := resourceState{exists: true}
+	conds := conditions(o.Resource.Object)
+	if c, ok := conds["Synced"]; ok && c.status == "False" {
+		rs.reason, rs.message = c.reason, c.message
+	}
+	if c, ok := conds["Ready"]; ok {
+		rs.ready = c.status == "True"
+		rs.readyReason = c.reason
+		if !rs.ready && rs.reason == "" {
+			rs.reason, rs.message = c.reason, c.message
+		}
+	}
+	return rs
+}
+
+type condition struct{ status, reason, message string }
+
+// conditions of an object by type, from status.conditions.
+func conditions(obj map[string]any) map[string]condition {
+	out := map[string]condition{}
+	st, _ := obj["status"].(map[string]any)
+	list, _ := st["conditions"].([]any)
+	for _, c := range list {
+		m, _ := c.(map[string]any)
+		t, _ := m["type"].(string)
+		s, _ := m["status"].(string)
+		r, _ := m["reason"].(string)
+		msg, _ := m["message"].(string)
+		out[t] = condition{status: s, reason: r, message: msg}
+	}
+	return out
+}
+
+// conditionRule reports r's condition from its resources' readiness.
+func (s *state) conditionRule(r v1beta1.ConditionRule) {
+	var pending []string
+	for _, n := range r.Resources {
+		if _, want := s.desired[resource.Name(n)]; !want {
+			continue
+		}
+		if !s.resourceState(n).ready {
+			pending = append(pending, n)
+		}
+	}
+	trueReason, falseReason := r.TrueReason, r.FalseReason
+	if trueReason == "" {
+		trueReason = "Available"
+	}
+	if falseReason == "" {
+		falseReason = "Creating"
+	}
+	if len(pending) == 0 {
+		response.ConditionTrue(s.rsp, r.Type, trueReason).TargetCompositeAndClaim()
+		return
+	}
+	response.ConditionFalse(s.rsp, r.Type, falseReason).
+		WithMessage("waiting for " + strings.Join(pending, ", ") + " to become Ready").
+		TargetCompositeAndClaim()
+}
+
+// gateOnTenant requires the Tenant and holds back what needs it until the Tenant is Ready.
+func (s *state) gateOnTenant(req *fnv1.RunFunctionRequest, g *v1beta1.TenantGate) error {
+	path, apiVersion, kind := g.NameFieldPath, g.APIVersion, g.Kind
+	if path == "" {
+		path = defaultTenantNamePath
+	}
+	if apiVersion == "" {
+		apiVersion = defaultTenantAPIVersion
+	}
+	if kind == "" {
+		kind = defaultTenantKind
+	}
+	name, err := s.xr.GetString(path)
+	if err != nil || name == "" {
+		return errors.Errorf("%s is not set: it must name the %s this resource belongs to", path, kind)
+	}
+	s.rsp.Requirements = &fnv1.Requirements{Resources: map[string]*fnv1.ResourceSelector{
+		RequirementTenant: {ApiVersion: apiVersion, Kind: kind, Match: &fnv1.ResourceSelector_MatchName{MatchName: name}},
+	}}
+
+	tenants, resolved, err := request.GetRequiredResource(req, RequirementTenant)
+	if err != nil {
+		return errors.Wrapf(err, "cannot read the required %s %q", kind, name)
+	}
+	reason, msg := ReasonTenantReady, fmt.Sprintf("%s %q is Ready", kind, name)
+	switch {
+	case !resolved:
+		// Crossplane calls again with the Tenant (or its absence) once it has read the requirement.
+		reason, msg = ReasonTenantNotFound, fmt.Sprintf("looking up %s %q", kind, name)
+	case len(tenants) == 0:
+		reason, msg = ReasonTenantNotFound, fmt.Sprintf("%s %q does not exist (yet): waiting for it; nothing that needs it is created until it is Ready", kind, name)
+	case tenants[0].Resource.GetDeletionTimestamp() != nil:
+		reason, msg = ReasonTenantDeleting, fmt.Sprintf("%s %q is being deleted: nothing new is created for it", kind, name)
+	default:
+		c, ok := conditions(tenants[0].Resource.Object)["Ready"]
+		if !ok || c.status != "True" {
+			reason, msg = ReasonTenantNotReady, fmt.Sprintf("%s %q is not Ready yet: waiting for it", kind, name)
+			if ok && c.message != "" {
+				msg += " (" + c.message + ")"
+			}
+		}
+	}
+	if reason == ReasonTenantReady {
+		response.ConditionTrue(s.rsp, TypeTenantReady, reason).WithMessage(msg).TargetCompositeAndClaim()
+		return s.copyTenantStatus(tenants[0].Resource.Object, g.StatusFieldPaths)
+	}
+
+	response.ConditionFalse(s.rsp, TypeTenantReady, reason).WithMessage(msg).TargetCompositeAndClaim()
+	s.notReady()
+	var held []string
+	for n := range s.desired {
+		if _, exists := s.observed[n]; !exists {
+			delete(s.desired, n)
+			held = append(held, string(n))
+		}
+	}
+	if len(held) > 0 {
+		sort.Strings(held)
+		response.Normalf(s.rsp, "waiting for %s %q before creating %s", kind, name, strings.Join(held, ", "))
+	}
+	return nil
+}
+
+func (s *state) copyTenantStatus(tenant map[string]any, paths map[string]string) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	t := fieldpath.Pave(tenant)
+	dxr := fieldpath.Pave(s.dxr.Resource.Object)
+	keys := make([]string, 0, len(paths))
+	for k := range paths {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, to := range keys {
+		v, err := t.GetValue(paths[to])
+		if err != nil {
+			continue
+		}
+		if err := dxr.SetValue(to, v); err != nil {
+			return errors.Wrapf(err, "cannot set %s of the composite resource", to)
+		}
+	}
+	return nil
+}
