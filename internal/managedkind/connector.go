@@ -60,7 +60,7 @@ func (c *Connector[MR, C, O]) Connect(ctx context.Context, mg MR) (managed.Typed
 		GroupKind:    c.GroupKind,
 		Installation: installation,
 		Policy:       c.Policy,
-		Annotations:  managed.NewRetryingCriticalAnnotationUpdater(c.Kube),
+		Annotations:  managed.NewRetryingCriticalAnnotationUpdater(NewPolicyAwareWriter(c.Kube)),
 		Recorder:     c.Recorder,
 	}), nil
 }

@@ -3,6 +3,7 @@ package managedkind
 import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
@@ -45,7 +46,9 @@ func Setup[MR resource.LegacyManaged](mgr ctrl.Manager, o Options, gvk schema.Gr
 		}
 	}
 	opts = append(opts, extra...)
-	r := managed.NewReconciler(mgr, resource.ManagedKind(gvk), opts...)
+	// The reconciler writes through a PolicyAwareWriter: without LateInitialize, its updates of
+	// the resource (finalizer, annotations) must not persist resolved references or defaults.
+	r := managed.NewReconciler(writerManager{Manager: mgr, writer: NewPolicyAwareWriter(mgr.GetClient())}, resource.ManagedKind(gvk), opts...)
 	return ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
@@ -67,3 +70,11 @@ func SetupGated(mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, setup 
 	}, gvk)
 	return nil
 }
+
+// writerManager hands the reconciler a PolicyAwareWriter as the manager's client.
+type writerManager struct {
+	ctrl.Manager
+	writer client.Client
+}
+
+func (m writerManager) GetClient() client.Client { return m.writer }
