@@ -15,4 +15,8 @@
 // modfile, see hack/tools/go.mod).
 //go:generate go run -modfile=../hack/tools/go.mod github.com/crossplane/crossplane-tools/cmd/angryjet generate-methodsets --header-file=../hack/boilerplate.go.txt ./...
 
+// angryjet's reference resolvers import github.com/pkg/errors, which is not a requirement of the
+// provider's module: point them at crossplane-runtime's errors package, which has the same Wrap.
+//go:generate sh -c "find . -name zz_generated.resolvers.go -exec sed -i 's|errors \"github.com/pkg/errors\"|errors \"github.com/crossplane/crossplane-runtime/v2/pkg/errors\"|' {} +"
+
 package apis

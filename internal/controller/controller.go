@@ -6,6 +6,9 @@ import (
 
 	"github.com/crossplane-contrib/provider-identity/internal/controller/config"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/domain"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/group"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/project"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/role"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 )
 
@@ -14,6 +17,9 @@ var setups = []struct {
 	setup, gated func(ctrl.Manager, managedkind.Options) error
 }{
 	{domain.Setup, domain.SetupGated},
+	{project.Setup, project.SetupGated},
+	{role.Setup, role.SetupGated},
+	{group.Setup, group.SetupGated},
 }
 
 // Setup adds every controller to the manager at once.

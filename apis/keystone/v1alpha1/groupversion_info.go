@@ -11,13 +11,13 @@ import (
 
 // Package type metadata.
 const (
-	Group   = "keystone.identity.crossplane.io"
-	Version = "v1alpha1"
+	GroupName = "keystone.identity.crossplane.io"
+	Version   = "v1alpha1"
 )
 
 var (
 	// SchemeGroupVersion is the group version used to register these objects.
-	SchemeGroupVersion = schema.GroupVersion{Group: Group, Version: Version}
+	SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: Version}
 
 	// SchemeBuilder registers Go types with the GroupVersionKind scheme.
 	SchemeBuilder = &scheme.Builder{GroupVersion: SchemeGroupVersion}

@@ -1,0 +1,112 @@
+package v1alpha1
+
+import (
+	"reflect"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+)
+
+// GroupParameters are the configurable fields of a Keystone group.
+// +kubebuilder:validation:XValidation:rule="has(self.domainId) || has(self.domainRef) || has(self.domainSelector)",message="a group belongs to a domain: set one of domainId, domainRef or domainSelector"
+type GroupParameters struct {
+	// Name of the group. Group names are unique within their domain; the name and the domain
+	// are how an existing group is found when the resource has no external name yet.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`\S`
+	Name string `json:"name"`
+
+	// DomainID is the Keystone ID of the group's domain. Keystone cannot move a group to
+	// another domain, so it cannot be changed once set. Usually filled in from DomainRef or
+	// DomainSelector.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="domainId cannot be changed: Keystone cannot move a group to another domain; create a new Group instead"
+	// +crossplane:generate:reference:type=Domain
+	// +crossplane:generate:reference:refFieldName=DomainRef
+	// +crossplane:generate:reference:selectorFieldName=DomainSelector
+	DomainID *string `json:"domainId,omitempty"`
+
+	// DomainRef references the Domain whose ID fills DomainID.
+	// +optional
+	DomainRef *xpv2.Reference `json:"domainRef,omitempty"`
+
+	// DomainSelector selects the Domain whose ID fills DomainID.
+	// +optional
+	DomainSelector *xpv2.Selector `json:"domainSelector,omitempty"`
+
+	// Description of the group.
+	// +optional
+	// +kubebuilder:validation:MaxLength=255
+	Description *string `json:"description,omitempty"`
+}
+
+// GroupObservation is the observed state of a Keystone group.
+type GroupObservation struct {
+	// ID is Keystone's ID of the group (also the external name).
+	ID string `json:"id,omitempty"`
+
+	Name        string `json:"name,omitempty"`
+	DomainID    string `json:"domainId,omitempty"`
+	Description string `json:"description,omitempty"`
+
+	// Provenance tells whether the group was created, adopted or only observed.
+	Provenance identityv1alpha1.Provenance `json:"provenance,omitempty"`
+}
+
+// A GroupSpec defines the desired state of a Group.
+type GroupSpec struct {
+	xpv2.ClusterManagedResourceSpec `json:",inline"`
+	identityv1alpha1.AdoptionSpec   `json:",inline"`
+
+	ForProvider GroupParameters `json:"forProvider"`
+}
+
+// A GroupStatus represents the observed state of a Group.
+type GroupStatus struct {
+	xpv2.ManagedResourceStatus `json:",inline"`
+	AtProvider                 GroupObservation `json:"atProvider,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// A Group is a Keystone group of users.
+// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
+// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
+// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
+// +kubebuilder:printcolumn:name="PROVENANCE",type="string",JSONPath=".status.atProvider.provenance",priority=1
+// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:scope=Cluster,categories={crossplane,managed,identity,keystone}
+type Group struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   GroupSpec   `json:"spec"`
+	Status GroupStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// GroupList contains a list of Group.
+type GroupList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Group `json:"items"`
+}
+
+// Group type metadata.
+var (
+	GroupKind             = reflect.TypeFor[Group]().Name()
+	GroupGroupKind        = SchemeGroupVersion.WithKind(GroupKind).GroupKind()
+	GroupGroupVersionKind = SchemeGroupVersion.WithKind(GroupKind)
+)
+
+func init() {
+	SchemeBuilder.Register(&Group{}, &GroupList{})
+}

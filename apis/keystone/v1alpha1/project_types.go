@@ -1,0 +1,148 @@
+package v1alpha1
+
+import (
+	"reflect"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+)
+
+// ProjectParameters are the configurable fields of a Keystone project.
+// +kubebuilder:validation:XValidation:rule="has(self.domainId) || has(self.domainRef) || has(self.domainSelector)",message="a project belongs to a domain: set one of domainId, domainRef or domainSelector"
+type ProjectParameters struct {
+	// Name of the project. Project names are unique within their domain; the name and the
+	// domain are how an existing project is found when the resource has no external name yet.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`\S`
+	Name string `json:"name"`
+
+	// DomainID is the Keystone ID of the project's domain. Keystone cannot move a project to
+	// another domain, so it cannot be changed once set. Usually filled in from DomainRef or
+	// DomainSelector.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="domainId cannot be changed: Keystone cannot move a project to another domain; create a new Project instead"
+	// +crossplane:generate:reference:type=Domain
+	// +crossplane:generate:reference:refFieldName=DomainRef
+	// +crossplane:generate:reference:selectorFieldName=DomainSelector
+	DomainID *string `json:"domainId,omitempty"`
+
+	// DomainRef references the Domain whose ID fills DomainID.
+	// +optional
+	DomainRef *xpv2.Reference `json:"domainRef,omitempty"`
+
+	// DomainSelector selects the Domain whose ID fills DomainID.
+	// +optional
+	DomainSelector *xpv2.Selector `json:"domainSelector,omitempty"`
+
+	// ParentID is the Keystone ID of the parent project. Unset, the project sits directly
+	// under its domain. Keystone cannot move a project, so it cannot be changed once set.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="parentId cannot be changed: Keystone cannot move a project to another parent; create a new Project instead"
+	// +crossplane:generate:reference:type=Project
+	// +crossplane:generate:reference:refFieldName=ParentRef
+	// +crossplane:generate:reference:selectorFieldName=ParentSelector
+	ParentID *string `json:"parentId,omitempty"`
+
+	// ParentRef references the Project whose ID fills ParentID.
+	// +optional
+	ParentRef *xpv2.Reference `json:"parentRef,omitempty"`
+
+	// ParentSelector selects the Project whose ID fills ParentID.
+	// +optional
+	ParentSelector *xpv2.Selector `json:"parentSelector,omitempty"`
+
+	// Description of the project.
+	// +optional
+	// +kubebuilder:validation:MaxLength=255
+	Description *string `json:"description,omitempty"`
+
+	// Enabled projects can be used for authorization. Keystone's default is true.
+	// +optional
+	Enabled *bool `json:"enabled,omitempty"`
+
+	// Tags of the project. Left unset, the project's tags are not managed; set (even to an
+	// empty list), they replace the project's tags.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=80
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=255
+	// +kubebuilder:validation:items:Pattern=`^[^,/]*$`
+	Tags *[]string `json:"tags,omitempty"`
+}
+
+// ProjectObservation is the observed state of a Keystone project.
+type ProjectObservation struct {
+	// ID is Keystone's ID of the project (also the external name).
+	ID string `json:"id,omitempty"`
+
+	Name        string   `json:"name,omitempty"`
+	DomainID    string   `json:"domainId,omitempty"`
+	ParentID    string   `json:"parentId,omitempty"`
+	Description string   `json:"description,omitempty"`
+	Enabled     bool     `json:"enabled,omitempty"`
+	Tags        []string `json:"tags,omitempty"`
+
+	// Provenance tells whether the project was created, adopted or only observed.
+	Provenance identityv1alpha1.Provenance `json:"provenance,omitempty"`
+}
+
+// A ProjectSpec defines the desired state of a Project.
+type ProjectSpec struct {
+	xpv2.ClusterManagedResourceSpec `json:",inline"`
+	identityv1alpha1.AdoptionSpec   `json:",inline"`
+
+	ForProvider ProjectParameters `json:"forProvider"`
+}
+
+// A ProjectStatus represents the observed state of a Project.
+type ProjectStatus struct {
+	xpv2.ManagedResourceStatus `json:",inline"`
+	AtProvider                 ProjectObservation `json:"atProvider,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// A Project is a Keystone project.
+// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
+// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
+// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
+// +kubebuilder:printcolumn:name="PROVENANCE",type="string",JSONPath=".status.atProvider.provenance",priority=1
+// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:scope=Cluster,categories={crossplane,managed,identity,keystone}
+type Project struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   ProjectSpec   `json:"spec"`
+	Status ProjectStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// ProjectList contains a list of Project.
+type ProjectList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Project `json:"items"`
+}
+
+// Project type metadata.
+var (
+	ProjectKind             = reflect.TypeFor[Project]().Name()
+	ProjectGroupKind        = SchemeGroupVersion.WithKind(ProjectKind).GroupKind()
+	ProjectGroupVersionKind = SchemeGroupVersion.WithKind(ProjectKind)
+)
+
+func init() {
+	SchemeBuilder.Register(&Project{}, &ProjectList{})
+}

@@ -1,0 +1,169 @@
+// Package group manages Keystone groups.
+package group
+
+import (
+	"context"
+	"net/url"
+	"slices"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/gophercloud/gophercloud/v2"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+
+	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
+	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
+)
+
+const (
+	errNoDomain = "spec.forProvider.domainId of group %q is not known yet: set domainId, or wait for domainRef/domainSelector to resolve"
+	errCreate   = "cannot create Keystone group %q"
+	errUpdate   = "cannot update Keystone group %q (ID %s)"
+	errMove     = "Keystone group %q (ID %s) is in domain %s but spec.forProvider.domainId is %s: Keystone cannot move a group " +
+		"to another domain, so it was left untouched. Set spec.forProvider.domainId back to %s, or create a new Group"
+	errDelete = "cannot delete Keystone group %q (ID %s)"
+
+	typeName = "Keystone group"
+)
+
+// group is a Keystone group as the identity API returns it.
+type group struct {
+	ID          string `json:"id,omitempty"`
+	Name        string `json:"name,omitempty"`
+	DomainID    string `json:"domain_id,omitempty"`
+	Description string `json:"description"`
+	Marker      string `json:"crossplane_provenance,omitempty"`
+}
+
+var groups = keystone.Collection[group]{Path: "groups", Singular: "group", Plural: "groups"}
+
+// Setup adds a controller that reconciles Group managed resources.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	name := managed.ControllerName(v1alpha1.GroupGroupKind.String())
+	c := managedkind.NewConnector(mgr.GetClient(), event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
+		clients.Keystone, v1alpha1.GroupGroupKind.String(), o.Keystone.Client,
+		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.Group, group] {
+			return &external{sc: sc}
+		},
+		func(mg *v1alpha1.Group) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
+	return managedkind.Setup(mgr, o, v1alpha1.GroupGroupVersionKind, &v1alpha1.Group{}, c)
+}
+
+// SetupGated adds the controller once the Group CRD is installed.
+func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupGated(mgr, o, v1alpha1.GroupGroupVersionKind, Setup)
+}
+
+// external drives Keystone groups for the adoption engine.
+type external struct {
+	sc *gophercloud.ServiceClient
+}
+
+func (e *external) Get(ctx context.Context, _ *v1alpha1.Group, id string) (group, error) {
+	return groups.Get(ctx, e.sc, id)
+}
+
+// Find looks a group up by name within its domain, Keystone's unique key for groups.
+func (e *external) Find(ctx context.Context, mg *v1alpha1.Group) ([]group, error) {
+	fp := &mg.Spec.ForProvider
+	domain := deref(fp.DomainID)
+	if domain == "" {
+		if meta.WasDeleted(mg) {
+			// A resource being deleted does not resolve its references, and without a domain
+			// nothing can be found: there is no object of this resource to delete.
+			return nil, nil
+		}
+		return nil, errors.Errorf(errNoDomain, fp.Name)
+	}
+	all, err := groups.List(ctx, e.sc, url.Values{"name": {fp.Name}, "domain_id": {domain}})
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(all, func(g group) bool { return g.Name != fp.Name || g.DomainID != domain }), nil
+}
+
+func (e *external) IsNotFound(err error) bool { return keystone.IsNotFound(err) }
+
+func (e *external) Describe(g group) adoption.Description {
+	return adoption.Description{ID: g.ID, Type: typeName, Key: g.Name, Marker: keystone.ParseMarker(g.Marker)}
+}
+
+func (e *external) Observe(mg *v1alpha1.Group, g group, p identityv1alpha1.Provenance) adoption.Observation {
+	mg.Status.AtProvider = v1alpha1.GroupObservation{ID: g.ID, Name: g.Name, DomainID: g.DomainID, Description: g.Description, Provenance: p}
+	fp := &mg.Spec.ForProvider
+	diff := cmp.Diff(desired(fp), observed(g, fp))
+	return adoption.Observation{UpToDate: diff == "", Diff: diff}
+}
+
+func (e *external) Create(ctx context.Context, mg *v1alpha1.Group, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+	fp := &mg.Spec.ForProvider
+	if deref(fp.DomainID) == "" {
+		return "", nil, errors.Errorf(errNoDomain, fp.Name)
+	}
+	body := desired(fp)
+	body.Marker = m.Encode()
+	g, err := groups.Create(ctx, e.sc, body)
+	if err != nil {
+		return "", nil, errors.Wrapf(errors.New(keystone.Describe(err)), errCreate, fp.Name)
+	}
+	return g.ID, nil, nil
+}
+
+// Update patches the name, the description and the marker. A group cannot change domains.
+func (e *external) Update(ctx context.Context, mg *v1alpha1.Group, g group, m provenance.Marker) (managed.ConnectionDetails, error) {
+	if want := deref(mg.Spec.ForProvider.DomainID); want != "" && want != g.DomainID {
+		return nil, errors.Errorf(errMove, g.Name, g.ID, g.DomainID, want, g.DomainID)
+	}
+	body := desired(&mg.Spec.ForProvider)
+	body.DomainID = ""
+	body.Marker = m.Encode()
+	if err := groups.Update(ctx, e.sc, g.ID, body); err != nil {
+		return nil, errors.Wrapf(errors.New(keystone.Describe(err)), errUpdate, g.Name, g.ID)
+	}
+	return nil, nil
+}
+
+func (e *external) Delete(ctx context.Context, _ *v1alpha1.Group, g group) error {
+	if err := groups.Delete(ctx, e.sc, g.ID); err != nil && !keystone.IsNotFound(err) {
+		return errors.Wrapf(errors.New(keystone.Describe(err)), errDelete, g.Name, g.ID)
+	}
+	return nil
+}
+
+// managedFields is what the spec manages; only these are compared and written.
+type managedFields struct {
+	Name        string  `json:"name"`
+	DomainID    string  `json:"domain_id,omitempty"`
+	Description *string `json:"description,omitempty"`
+	Marker      string  `json:"crossplane_provenance,omitempty"`
+}
+
+func desired(fp *v1alpha1.GroupParameters) managedFields {
+	return managedFields{Name: fp.Name, DomainID: deref(fp.DomainID), Description: fp.Description}
+}
+
+// observed projects a group onto the fields the spec sets, so unset fields never differ. The
+// domain is always compared: every group resource names one.
+func observed(g group, fp *v1alpha1.GroupParameters) managedFields {
+	o := managedFields{Name: g.Name, DomainID: g.DomainID}
+	if fp.Description != nil {
+		o.Description = &g.Description
+	}
+	return o
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

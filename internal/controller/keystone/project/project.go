@@ -1,0 +1,252 @@
+// Package project manages Keystone projects.
+package project
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/gophercloud/gophercloud/v2"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+
+	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
+	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
+)
+
+const (
+	errNoDomain = "spec.forProvider.domainId of project %q is not known yet: set domainId, or wait for domainRef/domainSelector to resolve"
+	errCreate   = "cannot create Keystone project %q"
+	errUpdate   = "cannot update Keystone project %q (ID %s)"
+	errMove     = "Keystone project %q (ID %s) has %s %s but spec.forProvider.%s is %s: Keystone cannot move a project, " +
+		"so it was left untouched. Set spec.forProvider.%s back to %s, or create a new Project for the other place"
+	errDelete    = "cannot delete Keystone project %q (ID %s)"
+	errNonLeaf   = "cannot delete Keystone project %q (ID %s): it still has child projects %s, and Keystone deletes only projects without children. Delete the children first (their Project resources, or by hand); this resource retries until they are gone"
+	errListChild = "cannot delete Keystone project %q (ID %s): Keystone refused (%s) and listing its child projects failed too: %s"
+
+	typeName = "Keystone project"
+)
+
+// project is a Keystone project as the identity API returns it.
+type project struct {
+	ID          string   `json:"id,omitempty"`
+	Name        string   `json:"name,omitempty"`
+	DomainID    string   `json:"domain_id,omitempty"`
+	ParentID    string   `json:"parent_id,omitempty"`
+	Description string   `json:"description"`
+	Enabled     bool     `json:"enabled"`
+	Tags        []string `json:"tags"`
+	Marker      string   `json:"crossplane_provenance,omitempty"`
+}
+
+var projects = keystone.Collection[project]{Path: "projects", Singular: "project", Plural: "projects"}
+
+// Setup adds a controller that reconciles Project managed resources.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	name := managed.ControllerName(v1alpha1.ProjectGroupKind.String())
+	c := managedkind.NewConnector(mgr.GetClient(), event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
+		clients.Keystone, v1alpha1.ProjectGroupKind.String(), o.Keystone.Client,
+		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.Project, project] {
+			return &external{sc: sc}
+		},
+		func(mg *v1alpha1.Project) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
+	return managedkind.Setup(mgr, o, v1alpha1.ProjectGroupVersionKind, &v1alpha1.Project{}, c)
+}
+
+// SetupGated adds the controller once the Project CRD is installed.
+func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupGated(mgr, o, v1alpha1.ProjectGroupVersionKind, Setup)
+}
+
+// external drives Keystone projects for the adoption engine.
+type external struct {
+	sc *gophercloud.ServiceClient
+}
+
+func (e *external) Get(ctx context.Context, _ *v1alpha1.Project, id string) (project, error) {
+	return projects.Get(ctx, e.sc, id)
+}
+
+// Find looks a project up by name within its domain, Keystone's unique key for projects.
+func (e *external) Find(ctx context.Context, mg *v1alpha1.Project) ([]project, error) {
+	fp := &mg.Spec.ForProvider
+	domain := deref(fp.DomainID)
+	if domain == "" {
+		if meta.WasDeleted(mg) {
+			// A resource being deleted does not resolve its references, and without a domain
+			// nothing can be found: there is no object of this resource to delete.
+			return nil, nil
+		}
+		return nil, errors.Errorf(errNoDomain, fp.Name)
+	}
+	all, err := projects.List(ctx, e.sc, url.Values{"name": {fp.Name}, "domain_id": {domain}})
+	if err != nil {
+		return nil, err
+	}
+	// Keystone filters server-side; keep only exact matches in case a backend compares loosely.
+	return slices.DeleteFunc(all, func(p project) bool { return p.Name != fp.Name || p.DomainID != domain }), nil
+}
+
+func (e *external) IsNotFound(err error) bool { return keystone.IsNotFound(err) }
+
+func (e *external) Describe(p project) adoption.Description {
+	return adoption.Description{ID: p.ID, Type: typeName, Key: p.Name, Marker: keystone.ParseMarker(p.Marker)}
+}
+
+func (e *external) Observe(mg *v1alpha1.Project, p project, prov identityv1alpha1.Provenance) adoption.Observation {
+	mg.Status.AtProvider = v1alpha1.ProjectObservation{
+		ID: p.ID, Name: p.Name, DomainID: p.DomainID, ParentID: p.ParentID,
+		Description: p.Description, Enabled: p.Enabled, Tags: sortedTags(p.Tags), Provenance: prov,
+	}
+	fp := &mg.Spec.ForProvider
+	li := false
+	if fp.Enabled == nil {
+		fp.Enabled, li = &p.Enabled, true
+	}
+	diff := cmp.Diff(desired(fp), observed(p, fp), cmpopts.EquateEmpty())
+	return adoption.Observation{UpToDate: diff == "", Diff: diff, LateInitialized: li}
+}
+
+func (e *external) Create(ctx context.Context, mg *v1alpha1.Project, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+	fp := &mg.Spec.ForProvider
+	if deref(fp.DomainID) == "" {
+		return "", nil, errors.Errorf(errNoDomain, fp.Name)
+	}
+	body := desired(fp)
+	body.Marker = m.Encode()
+	p, err := projects.Create(ctx, e.sc, body)
+	if err != nil {
+		return "", nil, errors.Wrapf(errors.New(keystone.Describe(err)), errCreate, fp.Name)
+	}
+	return p.ID, nil, nil
+}
+
+// Update patches the mutable fields and the marker. Keystone cannot move a project to another
+// domain or parent, so a difference there is reported and nothing is written.
+func (e *external) Update(ctx context.Context, mg *v1alpha1.Project, p project, m provenance.Marker) (managed.ConnectionDetails, error) {
+	if err := immovable(mg.Spec.ForProvider, p); err != nil {
+		return nil, err
+	}
+	body := desired(&mg.Spec.ForProvider)
+	body.DomainID, body.ParentID = "", ""
+	body.Marker = m.Encode()
+	if err := projects.Update(ctx, e.sc, p.ID, body); err != nil {
+		return nil, errors.Wrapf(errors.New(keystone.Describe(err)), errUpdate, p.Name, p.ID)
+	}
+	return nil, nil
+}
+
+// Delete deletes the project. Keystone refuses (403) to delete a project that has children;
+// the error then names them, so that the user knows what blocks the deletion.
+func (e *external) Delete(ctx context.Context, _ *v1alpha1.Project, p project) error {
+	err := projects.Delete(ctx, e.sc, p.ID)
+	switch {
+	case err == nil || keystone.IsNotFound(err):
+		return nil
+	case gophercloud.ResponseCodeIs(err, http.StatusForbidden):
+		children, lerr := projects.List(ctx, e.sc, url.Values{"parent_id": {p.ID}})
+		if lerr != nil {
+			return errors.Errorf(errListChild, p.Name, p.ID, keystone.Describe(err), keystone.Describe(lerr))
+		}
+		if len(children) == 0 {
+			// Not a hierarchy problem (immutable project, policy): report Keystone's own words.
+			return errors.Wrapf(errors.New(keystone.Describe(err)), errDelete, p.Name, p.ID)
+		}
+		return errors.Errorf(errNonLeaf, p.Name, p.ID, describeChildren(children))
+	default:
+		return errors.Wrapf(errors.New(keystone.Describe(err)), errDelete, p.Name, p.ID)
+	}
+}
+
+// describeChildren lists child projects as `"name" (ID id)`, at most five of them.
+func describeChildren(children []project) string {
+	const most = 5
+	parts := make([]string, 0, most+1)
+	for i, c := range children {
+		if i == most {
+			parts = append(parts, fmt.Sprintf("and %d more", len(children)-most))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%q (ID %s)", c.Name, c.ID))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// immovable reports a difference in the fields Keystone never changes after creation.
+func immovable(fp v1alpha1.ProjectParameters, p project) error {
+	if d := deref(fp.DomainID); d != "" && d != p.DomainID {
+		return errors.Errorf(errMove, p.Name, p.ID, "domain", p.DomainID, "domainId", d, "domainId", p.DomainID)
+	}
+	if pa := deref(fp.ParentID); pa != "" && pa != p.ParentID {
+		return errors.Errorf(errMove, p.Name, p.ID, "parent", p.ParentID, "parentId", pa, "parentId", p.ParentID)
+	}
+	return nil
+}
+
+// managedFields is what the spec manages; only these are compared and written.
+type managedFields struct {
+	Name        string    `json:"name"`
+	DomainID    string    `json:"domain_id,omitempty"`
+	ParentID    string    `json:"parent_id,omitempty"`
+	Description *string   `json:"description,omitempty"`
+	Enabled     *bool     `json:"enabled,omitempty"`
+	Tags        *[]string `json:"tags,omitempty"`
+	Marker      string    `json:"crossplane_provenance,omitempty"`
+}
+
+func desired(fp *v1alpha1.ProjectParameters) managedFields {
+	f := managedFields{Name: fp.Name, DomainID: deref(fp.DomainID), ParentID: deref(fp.ParentID), Description: fp.Description, Enabled: fp.Enabled}
+	if fp.Tags != nil {
+		t := sortedTags(*fp.Tags)
+		f.Tags = &t
+	}
+	return f
+}
+
+// observed projects a project onto the fields the spec sets, so unset fields never differ.
+// The domain is always compared: every project resource names one.
+func observed(p project, fp *v1alpha1.ProjectParameters) managedFields {
+	o := managedFields{Name: p.Name, DomainID: p.DomainID}
+	if fp.ParentID != nil {
+		o.ParentID = p.ParentID
+	}
+	if fp.Description != nil {
+		o.Description = &p.Description
+	}
+	if fp.Enabled != nil {
+		o.Enabled = &p.Enabled
+	}
+	if fp.Tags != nil {
+		t := sortedTags(p.Tags)
+		o.Tags = &t
+	}
+	return o
+}
+
+// sortedTags returns a sorted copy: Keystone's tags are a set.
+func sortedTags(t []string) []string {
+	s := append([]string{}, t...)
+	slices.Sort(s)
+	return s
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

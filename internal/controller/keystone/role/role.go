@@ -1,0 +1,182 @@
+// Package role manages Keystone roles, global and domain-specific.
+package role
+
+import (
+	"context"
+	"net/url"
+	"slices"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/gophercloud/gophercloud/v2"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+
+	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
+	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
+)
+
+const (
+	errNoDomain = "spec.forProvider.domainId of role %q is not known yet: wait for domainRef/domainSelector to resolve"
+	errCreate   = "cannot create Keystone role %q"
+	errUpdate   = "cannot update Keystone role %q (ID %s)"
+	errMove     = "Keystone role %q (ID %s) is %s but the spec asks for %s: Keystone cannot move a role between domains, " +
+		"so it was left untouched. Make spec.forProvider.domainId (or domainRef/domainSelector) match, or create a new Role"
+	errDelete = "cannot delete Keystone role %q (ID %s)"
+
+	typeName = "Keystone role"
+)
+
+// role is a Keystone role as the identity API returns it. DomainID is empty for global roles.
+type role struct {
+	ID          string `json:"id,omitempty"`
+	Name        string `json:"name,omitempty"`
+	DomainID    string `json:"domain_id,omitempty"`
+	Description string `json:"description"`
+	Marker      string `json:"crossplane_provenance,omitempty"`
+}
+
+var roles = keystone.Collection[role]{Path: "roles", Singular: "role", Plural: "roles"}
+
+// Setup adds a controller that reconciles Role managed resources.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	name := managed.ControllerName(v1alpha1.RoleGroupKind.String())
+	c := managedkind.NewConnector(mgr.GetClient(), event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
+		clients.Keystone, v1alpha1.RoleGroupKind.String(), o.Keystone.Client,
+		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.Role, role] {
+			return &external{sc: sc}
+		},
+		func(mg *v1alpha1.Role) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
+	return managedkind.Setup(mgr, o, v1alpha1.RoleGroupVersionKind, &v1alpha1.Role{}, c)
+}
+
+// SetupGated adds the controller once the Role CRD is installed.
+func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupGated(mgr, o, v1alpha1.RoleGroupVersionKind, Setup)
+}
+
+// external drives Keystone roles for the adoption engine.
+type external struct {
+	sc *gophercloud.ServiceClient
+}
+
+func (e *external) Get(ctx context.Context, _ *v1alpha1.Role, id string) (role, error) {
+	return roles.Get(ctx, e.sc, id)
+}
+
+// Find looks a role up by name among the global roles, or among its domain's roles when it is
+// domain-specific: Keystone lists only global roles unless domain_id is given.
+func (e *external) Find(ctx context.Context, mg *v1alpha1.Role) ([]role, error) {
+	fp := &mg.Spec.ForProvider
+	q := url.Values{"name": {fp.Name}}
+	domain := deref(fp.DomainID)
+	if domain == "" && (fp.DomainRef != nil || fp.DomainSelector != nil) {
+		if meta.WasDeleted(mg) {
+			// A resource being deleted does not resolve its references: without its domain, the
+			// role cannot be told from a global one of the same name, and there is nothing to delete.
+			return nil, nil
+		}
+		return nil, errors.Errorf(errNoDomain, fp.Name)
+	}
+	if domain != "" {
+		q.Set("domain_id", domain)
+	}
+	all, err := roles.List(ctx, e.sc, q)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(all, func(r role) bool { return r.Name != fp.Name || r.DomainID != domain }), nil
+}
+
+func (e *external) IsNotFound(err error) bool { return keystone.IsNotFound(err) }
+
+func (e *external) Describe(r role) adoption.Description {
+	return adoption.Description{ID: r.ID, Type: typeName, Key: r.Name, Marker: keystone.ParseMarker(r.Marker)}
+}
+
+func (e *external) Observe(mg *v1alpha1.Role, r role, p identityv1alpha1.Provenance) adoption.Observation {
+	mg.Status.AtProvider = v1alpha1.RoleObservation{ID: r.ID, Name: r.Name, DomainID: r.DomainID, Description: r.Description, Provenance: p}
+	fp := &mg.Spec.ForProvider
+	diff := cmp.Diff(desired(fp), observed(r, fp))
+	return adoption.Observation{UpToDate: diff == "", Diff: diff}
+}
+
+func (e *external) Create(ctx context.Context, mg *v1alpha1.Role, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+	fp := &mg.Spec.ForProvider
+	if fp.DomainID == nil && (fp.DomainRef != nil || fp.DomainSelector != nil) {
+		// Never make a global role for a resource that asks for a domain-specific one.
+		return "", nil, errors.Errorf(errNoDomain, fp.Name)
+	}
+	body := desired(fp)
+	body.Marker = m.Encode()
+	r, err := roles.Create(ctx, e.sc, body)
+	if err != nil {
+		return "", nil, errors.Wrapf(errors.New(keystone.Describe(err)), errCreate, mg.Spec.ForProvider.Name)
+	}
+	return r.ID, nil, nil
+}
+
+// Update patches the name, the description and the marker. A role cannot change domains.
+func (e *external) Update(ctx context.Context, mg *v1alpha1.Role, r role, m provenance.Marker) (managed.ConnectionDetails, error) {
+	if want := deref(mg.Spec.ForProvider.DomainID); want != r.DomainID {
+		return nil, errors.Errorf(errMove, r.Name, r.ID, scope(r.DomainID), scope(want))
+	}
+	body := desired(&mg.Spec.ForProvider)
+	body.DomainID = ""
+	body.Marker = m.Encode()
+	if err := roles.Update(ctx, e.sc, r.ID, body); err != nil {
+		return nil, errors.Wrapf(errors.New(keystone.Describe(err)), errUpdate, r.Name, r.ID)
+	}
+	return nil, nil
+}
+
+func (e *external) Delete(ctx context.Context, _ *v1alpha1.Role, r role) error {
+	if err := roles.Delete(ctx, e.sc, r.ID); err != nil && !keystone.IsNotFound(err) {
+		return errors.Wrapf(errors.New(keystone.Describe(err)), errDelete, r.Name, r.ID)
+	}
+	return nil
+}
+
+func scope(domain string) string {
+	if domain == "" {
+		return "a global role"
+	}
+	return "specific to domain " + domain
+}
+
+// managedFields is what the spec manages; only these are compared and written.
+type managedFields struct {
+	Name        string  `json:"name"`
+	DomainID    string  `json:"domain_id,omitempty"`
+	Description *string `json:"description,omitempty"`
+	Marker      string  `json:"crossplane_provenance,omitempty"`
+}
+
+func desired(fp *v1alpha1.RoleParameters) managedFields {
+	return managedFields{Name: fp.Name, DomainID: deref(fp.DomainID), Description: fp.Description}
+}
+
+// observed projects a role onto the fields the spec sets, so unset fields never differ. The
+// domain is always compared: no domain means a global role.
+func observed(r role, fp *v1alpha1.RoleParameters) managedFields {
+	o := managedFields{Name: r.Name, DomainID: r.DomainID}
+	if fp.Description != nil {
+		o.Description = &r.Description
+	}
+	return o
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
