@@ -1,0 +1,197 @@
+package v1alpha1
+
+import (
+	"reflect"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+)
+
+// ApplicationParameters are the configurable fields of an authentik application. Every
+// optional field left unset is left as authentik has it and never causes a write.
+// +kubebuilder:validation:XValidation:rule="[has(self.oauth2ProviderId) || has(self.oauth2ProviderRef) || has(self.oauth2ProviderSelector), has(self.samlProviderId) || has(self.samlProviderRef) || has(self.samlProviderSelector), has(self.proxyProviderId) || has(self.proxyProviderRef) || has(self.proxyProviderSelector)].filter(x, x).size() <= 1",message="an application has at most one provider: set only one of the oauth2Provider*, samlProvider* and proxyProvider* fields"
+type ApplicationParameters struct {
+	// Name of the application, as users see it.
+	// +kubebuilder:validation:MinLength=1
+	Name string `json:"name"`
+
+	// Slug is the application's unique identifier in authentik and in its URLs. It is how an
+	// existing application is found when the resource has no external name, and it cannot be
+	// changed.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=50
+	// +kubebuilder:validation:Pattern=`^[-a-zA-Z0-9_]+$`
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="slug cannot be changed: it identifies the application in authentik; create a new Application instead"
+	Slug string `json:"slug"`
+
+	// OAuth2ProviderID is the ID of the OAuth2Provider the application uses. Usually filled in
+	// from OAuth2ProviderRef or OAuth2ProviderSelector.
+	// +optional
+	// +kubebuilder:validation:Pattern=`^[0-9]+$`
+	// +crossplane:generate:reference:type=OAuth2Provider
+	// +crossplane:generate:reference:refFieldName=OAuth2ProviderRef
+	// +crossplane:generate:reference:selectorFieldName=OAuth2ProviderSelector
+	OAuth2ProviderID *string `json:"oauth2ProviderId,omitempty"`
+
+	// OAuth2ProviderRef references the OAuth2Provider whose ID fills OAuth2ProviderID.
+	// +optional
+	OAuth2ProviderRef *xpv2.Reference `json:"oauth2ProviderRef,omitempty"`
+
+	// OAuth2ProviderSelector selects the OAuth2Provider whose ID fills OAuth2ProviderID.
+	// +optional
+	OAuth2ProviderSelector *xpv2.Selector `json:"oauth2ProviderSelector,omitempty"`
+
+	// SAMLProviderID is the ID of the SAMLProvider the application uses. Usually filled in from
+	// SAMLProviderRef or SAMLProviderSelector.
+	// +optional
+	// +kubebuilder:validation:Pattern=`^[0-9]+$`
+	// +crossplane:generate:reference:type=SAMLProvider
+	// +crossplane:generate:reference:refFieldName=SAMLProviderRef
+	// +crossplane:generate:reference:selectorFieldName=SAMLProviderSelector
+	SAMLProviderID *string `json:"samlProviderId,omitempty"`
+
+	// SAMLProviderRef references the SAMLProvider whose ID fills SAMLProviderID.
+	// +optional
+	SAMLProviderRef *xpv2.Reference `json:"samlProviderRef,omitempty"`
+
+	// SAMLProviderSelector selects the SAMLProvider whose ID fills SAMLProviderID.
+	// +optional
+	SAMLProviderSelector *xpv2.Selector `json:"samlProviderSelector,omitempty"`
+
+	// ProxyProviderID is the ID of the ProxyProvider the application uses. Usually filled in
+	// from ProxyProviderRef or ProxyProviderSelector.
+	// +optional
+	// +kubebuilder:validation:Pattern=`^[0-9]+$`
+	// +crossplane:generate:reference:type=ProxyProvider
+	// +crossplane:generate:reference:refFieldName=ProxyProviderRef
+	// +crossplane:generate:reference:selectorFieldName=ProxyProviderSelector
+	ProxyProviderID *string `json:"proxyProviderId,omitempty"`
+
+	// ProxyProviderRef references the ProxyProvider whose ID fills ProxyProviderID.
+	// +optional
+	ProxyProviderRef *xpv2.Reference `json:"proxyProviderRef,omitempty"`
+
+	// ProxyProviderSelector selects the ProxyProvider whose ID fills ProxyProviderID.
+	// +optional
+	ProxyProviderSelector *xpv2.Selector `json:"proxyProviderSelector,omitempty"`
+
+	// BackchannelProviderIDs are the IDs of backchannel providers (SCIM, LDAP, ...) of the
+	// application. Unset or empty leaves them as they are.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:items:Pattern=`^[0-9]+$`
+	BackchannelProviderIDs []string `json:"backchannelProviderIds,omitempty"`
+
+	// Group is the group the application is listed under on the user's library page. The empty
+	// string clears it.
+	// +optional
+	Group *string `json:"group,omitempty"`
+
+	// LaunchURL is the URL the library opens. The empty string clears it (authentik then uses
+	// the provider's).
+	// +optional
+	LaunchURL *string `json:"launchUrl,omitempty"`
+
+	// Description shown on the library page. The provider keeps its provenance marker on a last
+	// line of authentik's description; that line is not part of this field.
+	// +optional
+	Description *string `json:"description,omitempty"`
+
+	// Publisher shown on the library page.
+	// +optional
+	Publisher *string `json:"publisher,omitempty"`
+
+	// IconURL is the URL of the application's icon. The empty string clears it.
+	// +optional
+	IconURL *string `json:"iconUrl,omitempty"`
+
+	// PolicyEngineMode is any (one bound policy must pass) or all (every bound policy must).
+	// +optional
+	// +kubebuilder:validation:Enum=any;all
+	PolicyEngineMode *string `json:"policyEngineMode,omitempty"`
+
+	// OpenInNewTab opens the launch URL in a new browser tab.
+	// +optional
+	OpenInNewTab *bool `json:"openInNewTab,omitempty"`
+
+	// Hidden hides the application from the user's library page.
+	// +optional
+	Hidden *bool `json:"hidden,omitempty"`
+}
+
+// ApplicationObservation is the observed state of an authentik application.
+type ApplicationObservation struct {
+	// ID is the application's slug (also the external name).
+	ID string `json:"id,omitempty"`
+
+	// UUID is authentik's primary key of the application.
+	UUID string `json:"uuid,omitempty"`
+
+	// Name of the application.
+	Name string `json:"name,omitempty"`
+
+	// ProviderID is the ID of the application's provider, if any.
+	ProviderID string `json:"providerId,omitempty"`
+
+	// LaunchURL is the URL the library opens, as authentik computes it.
+	LaunchURL string `json:"launchUrl,omitempty"`
+
+	// Provenance tells whether the application was created, adopted or only observed.
+	Provenance identityv1alpha1.Provenance `json:"provenance,omitempty"`
+}
+
+// An ApplicationSpec defines the desired state of an Application.
+type ApplicationSpec struct {
+	xpv2.ClusterManagedResourceSpec `json:",inline"`
+	identityv1alpha1.AdoptionSpec   `json:",inline"`
+
+	ForProvider ApplicationParameters `json:"forProvider"`
+}
+
+// An ApplicationStatus represents the observed state of an Application.
+type ApplicationStatus struct {
+	xpv2.ManagedResourceStatus `json:",inline"`
+	AtProvider                 ApplicationObservation `json:"atProvider,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// An Application is an authentik application: what users see in their library, tied to at
+// most one provider (OAuth2Provider, SAMLProvider or ProxyProvider).
+// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
+// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
+// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
+// +kubebuilder:printcolumn:name="PROVENANCE",type="string",JSONPath=".status.atProvider.provenance",priority=1
+// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:scope=Cluster,categories={crossplane,managed,identity,authentik}
+type Application struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   ApplicationSpec   `json:"spec"`
+	Status ApplicationStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// ApplicationList contains a list of Application.
+type ApplicationList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Application `json:"items"`
+}
+
+// Application type metadata.
+var (
+	ApplicationKind             = reflect.TypeFor[Application]().Name()
+	ApplicationGroupKind        = SchemeGroupVersion.WithKind(ApplicationKind).GroupKind()
+	ApplicationGroupVersionKind = SchemeGroupVersion.WithKind(ApplicationKind)
+)
+
+func init() {
+	SchemeBuilder.Register(&Application{}, &ApplicationList{})
+}

@@ -1,0 +1,213 @@
+package v1alpha1
+
+import (
+	"reflect"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+)
+
+// A RedirectURI is one redirect URI an OAuth2 client may use.
+type RedirectURI struct {
+	// URL, or a regular expression when MatchingMode is regex.
+	// +kubebuilder:validation:MinLength=1
+	URL string `json:"url"`
+
+	// MatchingMode is strict (the URL must match exactly) or regex.
+	// +optional
+	// +kubebuilder:default=strict
+	// +kubebuilder:validation:Enum=strict;regex
+	MatchingMode string `json:"matchingMode,omitempty"`
+
+	// Type is authorization (where authorization responses go) or logout (where the user may
+	// be sent after logging out).
+	// +optional
+	// +kubebuilder:default=authorization
+	// +kubebuilder:validation:Enum=authorization;logout
+	Type string `json:"type,omitempty"`
+}
+
+// OAuth2ProviderParameters are the configurable fields of an authentik OAuth2/OpenID provider.
+// Every optional field left unset is left as authentik has it and never causes a write.
+// +kubebuilder:validation:XValidation:rule="!has(self.clientSecretSecretRef) || !has(self.clientType) || self.clientType == 'confidential'",message="clientSecretSecretRef is only used by confidential clients; remove it or set clientType: confidential"
+type OAuth2ProviderParameters struct {
+	// Name of the provider. Provider names are unique across every provider type in authentik;
+	// the name is how an existing provider is found when the resource has no external name.
+	// +kubebuilder:validation:MinLength=1
+	Name string `json:"name"`
+
+	ProviderFlows `json:",inline"`
+
+	// ClientType is confidential (the client keeps a secret) or public. authentik's default is
+	// confidential.
+	// +optional
+	// +kubebuilder:validation:Enum=confidential;public
+	ClientType *string `json:"clientType,omitempty"`
+
+	// ClientID is the OAuth2 client ID. Unset: authentik generates one when creating the
+	// provider, and it is published as the client_id connection detail.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=255
+	ClientID *string `json:"clientId,omitempty"`
+
+	// ClientSecretSecretRef selects a Secret key holding the client secret to use. Unset:
+	// authentik generates a secret when creating the provider and the provider never writes
+	// it afterwards; either way it is published as the client_secret connection detail.
+	// +optional
+	ClientSecretSecretRef *xpv2.SecretKeySelector `json:"clientSecretSecretRef,omitempty"`
+
+	// RedirectURIs the client may use. Unset or empty leaves them as they are; a new provider
+	// then has none.
+	// +optional
+	// +listType=atomic
+	RedirectURIs []RedirectURI `json:"redirectUris,omitempty"`
+
+	// GrantTypes the client may use. Since authentik 2026.5 a provider without grant types
+	// cannot sign anyone in, so a new provider created with this field unset gets
+	// [authorization_code, refresh_token]; an existing provider keeps its own.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:items:Enum=authorization_code;implicit;hybrid;refresh_token;client_credentials;password;"urn:ietf:params:oauth:grant-type:device_code";"urn:ietf:params:oauth:grant-type:token-exchange"
+	GrantTypes []string `json:"grantTypes,omitempty"`
+
+	// AccessCodeValidity is how long an authorization code is valid, in authentik's duration
+	// format (for example minutes=1, or hours=1;minutes=30).
+	// +optional
+	// +kubebuilder:validation:Pattern=`^(weeks|days|hours|minutes|seconds|milliseconds|microseconds)=-?[0-9]+(\.[0-9]+)?(;(weeks|days|hours|minutes|seconds|milliseconds|microseconds)=-?[0-9]+(\.[0-9]+)?)*$`
+	AccessCodeValidity *string `json:"accessCodeValidity,omitempty"`
+
+	// AccessTokenValidity is how long an access token is valid (for example hours=1).
+	// +optional
+	// +kubebuilder:validation:Pattern=`^(weeks|days|hours|minutes|seconds|milliseconds|microseconds)=-?[0-9]+(\.[0-9]+)?(;(weeks|days|hours|minutes|seconds|milliseconds|microseconds)=-?[0-9]+(\.[0-9]+)?)*$`
+	AccessTokenValidity *string `json:"accessTokenValidity,omitempty"`
+
+	// RefreshTokenValidity is how long a refresh token is valid (for example days=30).
+	// +optional
+	// +kubebuilder:validation:Pattern=`^(weeks|days|hours|minutes|seconds|milliseconds|microseconds)=-?[0-9]+(\.[0-9]+)?(;(weeks|days|hours|minutes|seconds|milliseconds|microseconds)=-?[0-9]+(\.[0-9]+)?)*$`
+	RefreshTokenValidity *string `json:"refreshTokenValidity,omitempty"`
+
+	// RefreshTokenThreshold renews a refresh token on use when it is valid for less than this
+	// (seconds=0 always renews it).
+	// +optional
+	// +kubebuilder:validation:Pattern=`^(weeks|days|hours|minutes|seconds|milliseconds|microseconds)=-?[0-9]+(\.[0-9]+)?(;(weeks|days|hours|minutes|seconds|milliseconds|microseconds)=-?[0-9]+(\.[0-9]+)?)*$`
+	RefreshTokenThreshold *string `json:"refreshTokenThreshold,omitempty"`
+
+	// IncludeClaimsInIDToken puts the user's claims into the ID token too, for clients that do
+	// not call the userinfo endpoint.
+	// +optional
+	IncludeClaimsInIDToken *bool `json:"includeClaimsInIdToken,omitempty"`
+
+	// SigningKey is the name of the certificate-key pair that signs tokens. The empty string
+	// clears it (tokens are then signed with the client secret, HS256).
+	// +optional
+	SigningKey *string `json:"signingKey,omitempty"`
+
+	// EncryptionKey is the name of the certificate-key pair that encrypts tokens (JWE). The
+	// empty string clears it.
+	// +optional
+	EncryptionKey *string `json:"encryptionKey,omitempty"`
+
+	// PropertyMappings are the scope mappings of the provider. Unset leaves them as they are;
+	// a new provider then gets authentik's openid, email and profile scope mappings, without
+	// which no ID token is issued.
+	// +optional
+	// +listType=atomic
+	PropertyMappings []PropertyMappingSelector `json:"propertyMappings,omitempty"`
+
+	// SubMode chooses what the sub claim holds.
+	// +optional
+	// +kubebuilder:validation:Enum=hashed_user_id;user_id;user_uuid;user_username;user_email;user_upn
+	SubMode *string `json:"subMode,omitempty"`
+
+	// IssuerMode is per_provider (each application has its own issuer) or global.
+	// +optional
+	// +kubebuilder:validation:Enum=global;per_provider
+	IssuerMode *string `json:"issuerMode,omitempty"`
+
+	// LogoutURI is where authentik sends logout notifications. The empty string clears it.
+	// +optional
+	LogoutURI *string `json:"logoutUri,omitempty"`
+
+	// LogoutMethod is backchannel (server to server) or frontchannel (through the browser).
+	// +optional
+	// +kubebuilder:validation:Enum=backchannel;frontchannel
+	LogoutMethod *string `json:"logoutMethod,omitempty"`
+}
+
+// OAuth2ProviderObservation is the observed state of an authentik OAuth2 provider.
+type OAuth2ProviderObservation struct {
+	ProviderObservation `json:",inline"`
+
+	// ClientID of the provider.
+	ClientID string `json:"clientId,omitempty"`
+
+	// ClientType of the provider.
+	ClientType string `json:"clientType,omitempty"`
+
+	// GrantTypes the client may use.
+	GrantTypes []string `json:"grantTypes,omitempty"`
+
+	// IssuerURL is the issuer of the provider's tokens, known once an application uses it.
+	IssuerURL string `json:"issuerUrl,omitempty"`
+
+	// Provenance tells whether the provider was created, adopted or only observed.
+	Provenance identityv1alpha1.Provenance `json:"provenance,omitempty"`
+}
+
+// An OAuth2ProviderSpec defines the desired state of an OAuth2Provider.
+type OAuth2ProviderSpec struct {
+	xpv2.ClusterManagedResourceSpec `json:",inline"`
+	identityv1alpha1.AdoptionSpec   `json:",inline"`
+
+	ForProvider OAuth2ProviderParameters `json:"forProvider"`
+}
+
+// An OAuth2ProviderStatus represents the observed state of an OAuth2Provider.
+type OAuth2ProviderStatus struct {
+	xpv2.ManagedResourceStatus `json:",inline"`
+	AtProvider                 OAuth2ProviderObservation `json:"atProvider,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// An OAuth2Provider is an authentik OAuth2/OpenID Connect provider. Its connection secret holds
+// client_id, client_secret, and (once an Application uses the provider) issuer_url and
+// well_known_url.
+// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
+// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
+// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
+// +kubebuilder:printcolumn:name="PROVENANCE",type="string",JSONPath=".status.atProvider.provenance",priority=1
+// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:scope=Cluster,categories={crossplane,managed,identity,authentik}
+type OAuth2Provider struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   OAuth2ProviderSpec   `json:"spec"`
+	Status OAuth2ProviderStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// OAuth2ProviderList contains a list of OAuth2Provider.
+type OAuth2ProviderList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []OAuth2Provider `json:"items"`
+}
+
+// OAuth2Provider type metadata.
+var (
+	OAuth2ProviderKind             = reflect.TypeFor[OAuth2Provider]().Name()
+	OAuth2ProviderGroupKind        = SchemeGroupVersion.WithKind(OAuth2ProviderKind).GroupKind()
+	OAuth2ProviderGroupVersionKind = SchemeGroupVersion.WithKind(OAuth2ProviderKind)
+)
+
+func init() {
+	SchemeBuilder.Register(&OAuth2Provider{}, &OAuth2ProviderList{})
+}

@@ -1,0 +1,161 @@
+package v1alpha1
+
+import (
+	"reflect"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+)
+
+// ProxyProviderParameters are the configurable fields of an authentik proxy provider. Every
+// optional field left unset is left as authentik has it and never causes a write.
+// +kubebuilder:validation:XValidation:rule="self.mode != 'proxy' || (has(self.internalHost) && self.internalHost != '')",message="mode proxy forwards to internalHost: set it"
+// +kubebuilder:validation:XValidation:rule="self.mode != 'forward_domain' || (has(self.cookieDomain) && self.cookieDomain != '')",message="mode forward_domain authenticates every host under cookieDomain: set it"
+type ProxyProviderParameters struct {
+	// Name of the provider. Provider names are unique across every provider type in authentik;
+	// the name is how an existing provider is found when the resource has no external name.
+	// +kubebuilder:validation:MinLength=1
+	Name string `json:"name"`
+
+	ProviderFlows `json:",inline"`
+
+	// Mode is proxy (the outpost proxies requests to internalHost), forward_single (forward
+	// auth for one application) or forward_domain (forward auth for every host under
+	// cookieDomain).
+	// +kubebuilder:validation:Enum=proxy;forward_single;forward_domain
+	Mode string `json:"mode"`
+
+	// ExternalHost is the URL users open, for example https://app.example.com.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:Pattern=`^https?://`
+	ExternalHost string `json:"externalHost"`
+
+	// InternalHost is the upstream the outpost proxies to (mode proxy only).
+	// +optional
+	InternalHost *string `json:"internalHost,omitempty"`
+
+	// InternalHostSSLValidation validates the upstream's certificate.
+	// +optional
+	InternalHostSSLValidation *bool `json:"internalHostSslValidation,omitempty"`
+
+	// CookieDomain is the domain of the session cookie (mode forward_domain).
+	// +optional
+	CookieDomain *string `json:"cookieDomain,omitempty"`
+
+	// SkipPathRegex holds regular expressions, one per line, of paths that need no
+	// authentication.
+	// +optional
+	SkipPathRegex *string `json:"skipPathRegex,omitempty"`
+
+	// BasicAuthEnabled sends an HTTP Basic Authorization header upstream, built from the user's
+	// or group's attributes.
+	// +optional
+	BasicAuthEnabled *bool `json:"basicAuthEnabled,omitempty"`
+
+	// BasicAuthUserAttribute is the attribute holding the Basic username (default: email).
+	// +optional
+	BasicAuthUserAttribute *string `json:"basicAuthUserAttribute,omitempty"`
+
+	// BasicAuthPasswordAttribute is the attribute holding the Basic password.
+	// +optional
+	BasicAuthPasswordAttribute *string `json:"basicAuthPasswordAttribute,omitempty"`
+
+	// InterceptHeaderAuth authenticates requests that carry an Authorization header by it.
+	// +optional
+	InterceptHeaderAuth *bool `json:"interceptHeaderAuth,omitempty"`
+
+	// Certificate is the name of the certificate-key pair the outpost serves externalHost
+	// with. The empty string clears it.
+	// +optional
+	Certificate *string `json:"certificate,omitempty"`
+
+	// AccessTokenValidity is how long a session token is valid (for example hours=24).
+	// +optional
+	// +kubebuilder:validation:Pattern=`^(weeks|days|hours|minutes|seconds|milliseconds|microseconds)=-?[0-9]+(\.[0-9]+)?(;(weeks|days|hours|minutes|seconds|milliseconds|microseconds)=-?[0-9]+(\.[0-9]+)?)*$`
+	AccessTokenValidity *string `json:"accessTokenValidity,omitempty"`
+
+	// RefreshTokenValidity is how long a refresh token is valid (for example days=30).
+	// +optional
+	// +kubebuilder:validation:Pattern=`^(weeks|days|hours|minutes|seconds|milliseconds|microseconds)=-?[0-9]+(\.[0-9]+)?(;(weeks|days|hours|minutes|seconds|milliseconds|microseconds)=-?[0-9]+(\.[0-9]+)?)*$`
+	RefreshTokenValidity *string `json:"refreshTokenValidity,omitempty"`
+
+	// PropertyMappings are additional scope mappings of the provider. authentik itself adds its
+	// openid, email, profile and ak_proxy scope mappings to every proxy provider; those are
+	// neither needed here nor counted as drift.
+	// +optional
+	// +listType=atomic
+	PropertyMappings []PropertyMappingSelector `json:"propertyMappings,omitempty"`
+}
+
+// ProxyProviderObservation is the observed state of an authentik proxy provider.
+type ProxyProviderObservation struct {
+	ProviderObservation `json:",inline"`
+
+	// ClientID authentik generated for the provider's outpost.
+	ClientID string `json:"clientId,omitempty"`
+
+	// Mode of the provider.
+	Mode string `json:"mode,omitempty"`
+
+	// ExternalHost of the provider.
+	ExternalHost string `json:"externalHost,omitempty"`
+
+	// Provenance tells whether the provider was created, adopted or only observed.
+	Provenance identityv1alpha1.Provenance `json:"provenance,omitempty"`
+}
+
+// A ProxyProviderSpec defines the desired state of a ProxyProvider.
+type ProxyProviderSpec struct {
+	xpv2.ClusterManagedResourceSpec `json:",inline"`
+	identityv1alpha1.AdoptionSpec   `json:",inline"`
+
+	ForProvider ProxyProviderParameters `json:"forProvider"`
+}
+
+// A ProxyProviderStatus represents the observed state of a ProxyProvider.
+type ProxyProviderStatus struct {
+	xpv2.ManagedResourceStatus `json:",inline"`
+	AtProvider                 ProxyProviderObservation `json:"atProvider,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// A ProxyProvider is an authentik proxy provider (an outpost in front of an application, or
+// forward auth for a reverse proxy).
+// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
+// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
+// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
+// +kubebuilder:printcolumn:name="PROVENANCE",type="string",JSONPath=".status.atProvider.provenance",priority=1
+// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:scope=Cluster,categories={crossplane,managed,identity,authentik}
+type ProxyProvider struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   ProxyProviderSpec   `json:"spec"`
+	Status ProxyProviderStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// ProxyProviderList contains a list of ProxyProvider.
+type ProxyProviderList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []ProxyProvider `json:"items"`
+}
+
+// ProxyProvider type metadata.
+var (
+	ProxyProviderKind             = reflect.TypeFor[ProxyProvider]().Name()
+	ProxyProviderGroupKind        = SchemeGroupVersion.WithKind(ProxyProviderKind).GroupKind()
+	ProxyProviderGroupVersionKind = SchemeGroupVersion.WithKind(ProxyProviderKind)
+)
+
+func init() {
+	SchemeBuilder.Register(&ProxyProvider{}, &ProxyProviderList{})
+}

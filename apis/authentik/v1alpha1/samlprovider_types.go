@@ -1,0 +1,195 @@
+package v1alpha1
+
+import (
+	"reflect"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+)
+
+// SAMLProviderParameters are the configurable fields of an authentik SAML provider. Every
+// optional field left unset is left as authentik has it and never causes a write.
+// +kubebuilder:validation:XValidation:rule="!has(self.logoutMethod) || self.logoutMethod != 'backchannel' || (has(self.slsBinding) && self.slsBinding == 'post')",message="logoutMethod backchannel needs slsBinding: post"
+type SAMLProviderParameters struct {
+	// Name of the provider. Provider names are unique across every provider type in authentik;
+	// the name is how an existing provider is found when the resource has no external name.
+	// +kubebuilder:validation:MinLength=1
+	Name string `json:"name"`
+
+	ProviderFlows `json:",inline"`
+
+	// ACSURL is the service provider's Assertion Consumer Service URL.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:Pattern=`^https?://`
+	ACSURL string `json:"acsUrl"`
+
+	// SLSURL is the service provider's Single Logout Service URL. The empty string clears it.
+	// +optional
+	SLSURL *string `json:"slsUrl,omitempty"`
+
+	// Audience restricts assertions to this audience. The empty string adds no restriction.
+	// +optional
+	Audience *string `json:"audience,omitempty"`
+
+	// Issuer overrides the issuer (EntityID) authentik generates. The empty string restores
+	// the generated one.
+	// +optional
+	Issuer *string `json:"issuer,omitempty"`
+
+	// SPBinding is how authentik sends responses to the service provider: redirect or post.
+	// +optional
+	// +kubebuilder:validation:Enum=redirect;post
+	SPBinding *string `json:"spBinding,omitempty"`
+
+	// SLSBinding is how authentik sends logout responses: redirect or post.
+	// +optional
+	// +kubebuilder:validation:Enum=redirect;post
+	SLSBinding *string `json:"slsBinding,omitempty"`
+
+	// SigningKey is the name of the certificate-key pair that signs responses and assertions.
+	// The empty string clears it.
+	// +optional
+	SigningKey *string `json:"signingKey,omitempty"`
+
+	// VerificationKey is the name of the certificate that verifies the service provider's
+	// signed requests. The empty string clears it (unsigned requests are accepted).
+	// +optional
+	VerificationKey *string `json:"verificationKey,omitempty"`
+
+	// EncryptionKey is the name of the certificate-key pair whose public key encrypts
+	// assertions. The empty string clears it.
+	// +optional
+	EncryptionKey *string `json:"encryptionKey,omitempty"`
+
+	// PropertyMappings are the SAML property mappings of the provider. Unset leaves them as
+	// they are.
+	// +optional
+	// +listType=atomic
+	PropertyMappings []PropertyMappingSelector `json:"propertyMappings,omitempty"`
+
+	// NameIDMapping is the SAML property mapping that makes the NameID. Unset leaves it as it
+	// is.
+	// +optional
+	NameIDMapping *PropertyMappingSelector `json:"nameIdMapping,omitempty"`
+
+	// SignatureAlgorithm of signatures.
+	// +optional
+	// +kubebuilder:validation:Enum="http://www.w3.org/2000/09/xmldsig#rsa-sha1";"http://www.w3.org/2001/04/xmldsig-more#rsa-sha256";"http://www.w3.org/2001/04/xmldsig-more#rsa-sha384";"http://www.w3.org/2001/04/xmldsig-more#rsa-sha512";"http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha1";"http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256";"http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha384";"http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha512";"http://www.w3.org/2000/09/xmldsig#dsa-sha1"
+	SignatureAlgorithm *string `json:"signatureAlgorithm,omitempty"`
+
+	// DigestAlgorithm of signatures.
+	// +optional
+	// +kubebuilder:validation:Enum="http://www.w3.org/2000/09/xmldsig#sha1";"http://www.w3.org/2001/04/xmlenc#sha256";"http://www.w3.org/2001/04/xmldsig-more#sha384";"http://www.w3.org/2001/04/xmlenc#sha512"
+	DigestAlgorithm *string `json:"digestAlgorithm,omitempty"`
+
+	// AssertionValidNotBefore is added to the current time to make an assertion's NotBefore
+	// (for example minutes=-5).
+	// +optional
+	// +kubebuilder:validation:Pattern=`^(weeks|days|hours|minutes|seconds|milliseconds|microseconds)=-?[0-9]+(\.[0-9]+)?(;(weeks|days|hours|minutes|seconds|milliseconds|microseconds)=-?[0-9]+(\.[0-9]+)?)*$`
+	AssertionValidNotBefore *string `json:"assertionValidNotBefore,omitempty"`
+
+	// AssertionValidNotOnOrAfter is added to the current time to make an assertion's
+	// NotOnOrAfter (for example minutes=5).
+	// +optional
+	// +kubebuilder:validation:Pattern=`^(weeks|days|hours|minutes|seconds|milliseconds|microseconds)=-?[0-9]+(\.[0-9]+)?(;(weeks|days|hours|minutes|seconds|milliseconds|microseconds)=-?[0-9]+(\.[0-9]+)?)*$`
+	AssertionValidNotOnOrAfter *string `json:"assertionValidNotOnOrAfter,omitempty"`
+
+	// SessionValidNotOnOrAfter is how long the service provider's session lasts (for example
+	// hours=8).
+	// +optional
+	// +kubebuilder:validation:Pattern=`^(weeks|days|hours|minutes|seconds|milliseconds|microseconds)=-?[0-9]+(\.[0-9]+)?(;(weeks|days|hours|minutes|seconds|milliseconds|microseconds)=-?[0-9]+(\.[0-9]+)?)*$`
+	SessionValidNotOnOrAfter *string `json:"sessionValidNotOnOrAfter,omitempty"`
+
+	// SignAssertion signs assertions.
+	// +optional
+	SignAssertion *bool `json:"signAssertion,omitempty"`
+
+	// SignResponse signs responses.
+	// +optional
+	SignResponse *bool `json:"signResponse,omitempty"`
+
+	// DefaultRelayState is the RelayState of IdP-initiated logins.
+	// +optional
+	DefaultRelayState *string `json:"defaultRelayState,omitempty"`
+
+	// DefaultNameIDPolicy is the NameID policy used when the request has none.
+	// +optional
+	// +kubebuilder:validation:Enum="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress";"urn:oasis:names:tc:SAML:2.0:nameid-format:persistent";"urn:oasis:names:tc:SAML:1.1:nameid-format:X509SubjectName";"urn:oasis:names:tc:SAML:2.0:nameid-format:WindowsDomainQualifiedName";"urn:oasis:names:tc:SAML:2.0:nameid-format:transient";"urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified"
+	DefaultNameIDPolicy *string `json:"defaultNameIdPolicy,omitempty"`
+
+	// LogoutMethod is frontchannel_iframe, frontchannel_native or backchannel (which needs
+	// slsBinding: post).
+	// +optional
+	// +kubebuilder:validation:Enum=frontchannel_iframe;frontchannel_native;backchannel
+	LogoutMethod *string `json:"logoutMethod,omitempty"`
+}
+
+// SAMLProviderObservation is the observed state of an authentik SAML provider.
+type SAMLProviderObservation struct {
+	ProviderObservation `json:",inline"`
+
+	// EntityID is the issuer authentik uses, known once an application uses the provider.
+	EntityID string `json:"entityId,omitempty"`
+
+	// MetadataURL is where the IdP metadata can be downloaded.
+	MetadataURL string `json:"metadataUrl,omitempty"`
+
+	// Provenance tells whether the provider was created, adopted or only observed.
+	Provenance identityv1alpha1.Provenance `json:"provenance,omitempty"`
+}
+
+// A SAMLProviderSpec defines the desired state of a SAMLProvider.
+type SAMLProviderSpec struct {
+	xpv2.ClusterManagedResourceSpec `json:",inline"`
+	identityv1alpha1.AdoptionSpec   `json:",inline"`
+
+	ForProvider SAMLProviderParameters `json:"forProvider"`
+}
+
+// A SAMLProviderStatus represents the observed state of a SAMLProvider.
+type SAMLProviderStatus struct {
+	xpv2.ManagedResourceStatus `json:",inline"`
+	AtProvider                 SAMLProviderObservation `json:"atProvider,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// A SAMLProvider is an authentik SAML provider. Once an Application uses it, its connection
+// secret holds the IdP metadata (metadata) and its URL (metadata_url).
+// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
+// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
+// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
+// +kubebuilder:printcolumn:name="PROVENANCE",type="string",JSONPath=".status.atProvider.provenance",priority=1
+// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:scope=Cluster,categories={crossplane,managed,identity,authentik}
+type SAMLProvider struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   SAMLProviderSpec   `json:"spec"`
+	Status SAMLProviderStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// SAMLProviderList contains a list of SAMLProvider.
+type SAMLProviderList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []SAMLProvider `json:"items"`
+}
+
+// SAMLProvider type metadata.
+var (
+	SAMLProviderKind             = reflect.TypeFor[SAMLProvider]().Name()
+	SAMLProviderGroupKind        = SchemeGroupVersion.WithKind(SAMLProviderKind).GroupKind()
+	SAMLProviderGroupVersionKind = SchemeGroupVersion.WithKind(SAMLProviderKind)
+)
+
+func init() {
+	SchemeBuilder.Register(&SAMLProvider{}, &SAMLProviderList{})
+}

@@ -1,0 +1,232 @@
+// Package application manages authentik applications.
+package application
+
+import (
+	"context"
+	"strconv"
+
+	api "goauthentik.io/api/v3"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+
+	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
+	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
+)
+
+const (
+	errGet    = "cannot read authentik application %q"
+	errCreate = "cannot create authentik application %q"
+	errUpdate = "cannot update authentik application %q"
+	errDelete = "cannot delete authentik application %q"
+	errID     = "provider ID %q in spec.forProvider is not an integer"
+
+	typeName = "authentik application"
+
+	fieldDescription = "meta_description"
+)
+
+// Setup adds a controller that reconciles Application managed resources.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	name := managed.ControllerName(v1alpha1.ApplicationGroupKind.String())
+	c := managedkind.NewConnector(mgr.GetClient(), event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
+		clients.Authentik, v1alpha1.ApplicationGroupKind.String(), shared.ClientFor(o),
+		func(c shared.Client) adoption.Driver[*v1alpha1.Application, api.Application] { return New(c) },
+		func(mg *v1alpha1.Application) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
+	return managedkind.Setup(mgr, o, v1alpha1.ApplicationGroupVersionKind, &v1alpha1.Application{}, c)
+}
+
+// SetupGated adds the controller once the Application CRD is installed.
+func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupGated(mgr, o, v1alpha1.ApplicationGroupVersionKind, Setup)
+}
+
+// External drives authentik applications for the adoption engine. Applications carry their
+// provenance marker as the last line of meta_description (provenance.EmbedInText); the rest
+// of the description is what spec.forProvider.description manages.
+type External struct {
+	shared.Client
+}
+
+// New returns a driver.
+func New(c shared.Client) *External { return &External{Client: c} }
+
+var _ adoption.Driver[*v1alpha1.Application, api.Application] = &External{}
+
+// Get reads the application with the slug.
+func (e *External) Get(ctx context.Context, _ *v1alpha1.Application, slug string) (api.Application, error) {
+	a, resp, err := e.API.CoreAPI.CoreApplicationsRetrieve(ctx, slug).Execute()
+	if err != nil {
+		return api.Application{}, shared.Wrap(err, resp, errGet, slug)
+	}
+	return *a, nil
+}
+
+// Find looks the application up by its slug, its natural key and external name alike.
+func (e *External) Find(ctx context.Context, mg *v1alpha1.Application) ([]api.Application, error) {
+	a, err := e.Get(ctx, mg, mg.Spec.ForProvider.Slug)
+	if shared.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return []api.Application{a}, nil
+}
+
+// IsNotFound reports whether err is authentik's 404.
+func (e *External) IsNotFound(err error) bool { return shared.IsNotFound(err) }
+
+// Describe reads the marker from the last line of the description. An unreadable marker
+// proves nothing.
+func (e *External) Describe(a api.Application) adoption.Description {
+	d := adoption.Description{ID: a.Slug, Type: typeName, Key: a.Slug}
+	if _, m, found, err := provenance.ExtractFromText(a.GetMetaDescription()); found && err == nil {
+		d.Marker = &m
+	}
+	return d
+}
+
+// Observe records the application and compares the fields the spec sets.
+func (e *External) Observe(mg *v1alpha1.Application, a api.Application, p identityv1alpha1.Provenance) adoption.Observation {
+	mg.Status.AtProvider = v1alpha1.ApplicationObservation{
+		ID: a.Slug, UUID: a.Pk, Name: a.Name, LaunchURL: a.GetLaunchUrl(), Provenance: p,
+	}
+	if pk, ok := a.GetProviderOk(); ok && pk != nil {
+		mg.Status.AtProvider.ProviderID = strconv.Itoa(int(*pk))
+	}
+	c, err := Compare(&mg.Spec.ForProvider, a)
+	if err != nil {
+		return adoption.Observation{Diff: err.Error()}
+	}
+	return adoption.Observation{UpToDate: c.UpToDate(), Diff: c.Diff}
+}
+
+// Create creates the application with the marker below its description.
+func (e *External) Create(ctx context.Context, mg *v1alpha1.Application, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+	fp := &mg.Spec.ForProvider
+	f, err := Desired(fp)
+	if err != nil {
+		return "", nil, err
+	}
+	f[fieldDescription] = provenance.EmbedInText(deref(fp.Description), m)
+	req, err := shared.Decode[api.ApplicationRequest](f)
+	if err != nil {
+		return "", nil, err
+	}
+	a, resp, err := e.API.CoreAPI.CoreApplicationsCreate(ctx).ApplicationRequest(req).Execute()
+	if err != nil {
+		return "", nil, shared.Wrap(err, resp, errCreate, fp.Slug)
+	}
+	return a.Slug, nil, nil
+}
+
+// Update PATCHes the managed fields that differ, and the description when its marker is not
+// this resource's (an adoption): the rest of the description is kept unless the spec sets it.
+func (e *External) Update(ctx context.Context, mg *v1alpha1.Application, a api.Application, m provenance.Marker) (managed.ConnectionDetails, error) {
+	fp := &mg.Spec.ForProvider
+	c, err := Compare(fp, a)
+	if err != nil {
+		return nil, err
+	}
+	patch := c.Changed
+	rest, have, found, _ := provenance.ExtractFromText(a.GetMetaDescription())
+	if _, ok := patch[fieldDescription]; ok || !found || have != m {
+		text := rest
+		if fp.Description != nil {
+			text = *fp.Description
+		}
+		patch[fieldDescription] = provenance.EmbedInText(text, m)
+	}
+	req, err := shared.Decode[api.PatchedApplicationRequest](patch)
+	if err != nil {
+		return nil, err
+	}
+	_, resp, err := e.API.CoreAPI.CoreApplicationsPartialUpdate(ctx, a.Slug).PatchedApplicationRequest(req).Execute()
+	return nil, shared.Wrap(err, resp, errUpdate, a.Slug)
+}
+
+// Delete deletes the application.
+func (e *External) Delete(ctx context.Context, _ *v1alpha1.Application, a api.Application) error {
+	resp, err := e.API.CoreAPI.CoreApplicationsDestroy(ctx, a.Slug).Execute()
+	if err = shared.Wrap(err, resp, errDelete, a.Slug); shared.IsNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+// Desired renders the fields the spec sets in authentik's wire format; the description is
+// the user's part, without the marker.
+func Desired(fp *v1alpha1.ApplicationParameters) (shared.Fields, error) {
+	r := api.PatchedApplicationRequest{Name: &fp.Name, Slug: &fp.Slug}
+	for _, id := range []*string{fp.OAuth2ProviderID, fp.SAMLProviderID, fp.ProxyProviderID} {
+		if id == nil {
+			continue
+		}
+		pk, err := parseID(*id)
+		if err != nil {
+			return nil, err
+		}
+		r.Provider.Set(&pk)
+		break
+	}
+	if len(fp.BackchannelProviderIDs) > 0 {
+		r.BackchannelProviders = make([]int32, 0, len(fp.BackchannelProviderIDs))
+		for _, id := range fp.BackchannelProviderIDs {
+			pk, err := parseID(id)
+			if err != nil {
+				return nil, err
+			}
+			r.BackchannelProviders = append(r.BackchannelProviders, pk)
+		}
+	}
+	r.Group = fp.Group
+	r.MetaLaunchUrl = fp.LaunchURL
+	r.MetaDescription = fp.Description
+	r.MetaPublisher = fp.Publisher
+	r.MetaIcon = fp.IconURL
+	r.PolicyEngineMode = (*api.PolicyEngineMode)(fp.PolicyEngineMode)
+	r.OpenInNewTab = fp.OpenInNewTab
+	r.MetaHide = fp.Hidden
+	return shared.ToFields(r)
+}
+
+var normalizers = map[string]shared.Normalizer{"backchannel_providers": shared.Set}
+
+// Compare compares the fields the spec sets with the application; its description is
+// compared without the marker line.
+func Compare(fp *v1alpha1.ApplicationParameters, a api.Application) (shared.Comparison, error) {
+	want, err := Desired(fp)
+	if err != nil {
+		return shared.Comparison{}, err
+	}
+	have, err := shared.ToFields(a)
+	if err != nil {
+		return shared.Comparison{}, err
+	}
+	rest, _, _, _ := provenance.ExtractFromText(a.GetMetaDescription())
+	have[fieldDescription] = rest
+	return shared.Compare(want, have, normalizers), nil
+}
+
+func parseID(id string) (int32, error) {
+	pk, err := strconv.ParseInt(id, 10, 32)
+	if err != nil {
+		return 0, errors.Errorf(errID, id)
+	}
+	return int32(pk), nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

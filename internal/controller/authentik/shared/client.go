@@ -1,0 +1,80 @@
+// Package shared holds what the authentik Application and provider kinds (OAuth2Provider,
+// SAMLProvider, ProxyProvider) share: the client their drivers use, error handling, resolving
+// names and slugs to primary keys, and drift detection on authentik's wire format.
+package shared
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	api "goauthentik.io/api/v3"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
+	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
+)
+
+// A Client is what a driver needs for one reconcile: the API client of the resource's
+// ProviderConfig, a reader for Secrets the spec names, the installation ID and authentik's URL.
+type Client struct {
+	API *api.APIClient
+	// Kube reads Secrets (the OAuth2 client secret).
+	Kube client.Reader
+	// Installation is the installation ID this provider writes into markers.
+	Installation string
+	// BaseURL is authentik's URL without /api/v3, for connection details.
+	BaseURL string
+}
+
+// ClientFor returns the Connector's ClientFor for authentik kinds.
+func ClientFor(o managedkind.Options) func(context.Context, client.Reader, *identityv1alpha1.ProviderConfig) (Client, error) {
+	return func(ctx context.Context, kube client.Reader, pc *identityv1alpha1.ProviderConfig) (Client, error) {
+		c, err := o.Authentik.Client(ctx, kube, pc)
+		if err != nil {
+			return Client{}, err
+		}
+		inst, err := o.Installations.ID(ctx, kube, pc)
+		if err != nil {
+			return Client{}, err
+		}
+		return Client{API: c, Kube: kube, Installation: inst, BaseURL: strings.TrimSuffix(pc.Spec.Authentik.URL, "/")}, nil
+	}
+}
+
+// An APIError is authentik's answer to a failed request, described without the request body
+// (which can hold a client secret).
+type APIError struct {
+	Status  int
+	Message string
+}
+
+func (e *APIError) Error() string { return e.Message }
+
+// Wrap describes a failed API call; IsNotFound recognises a 404 through it. A nil err is nil.
+func Wrap(err error, resp *http.Response, format string, args ...any) error {
+	if err == nil {
+		return nil
+	}
+	e := &APIError{Message: authentik.Describe(err, resp)}
+	if resp != nil {
+		e.Status = resp.StatusCode
+	}
+	return errors.Wrapf(e, format, args...)
+}
+
+// IsNotFound reports whether err is authentik's 404.
+func IsNotFound(err error) bool {
+	var e *APIError
+	return errors.As(err, &e) && e.Status == http.StatusNotFound
+}
+
+// IsUniqueName reports whether err is authentik's answer to a provider name that is taken,
+// by a provider of any type.
+func IsUniqueName(err error) bool {
+	var e *APIError
+	return errors.As(err, &e) && e.Status == http.StatusBadRequest && strings.Contains(e.Message, "Provider with this name already exists.")
+}

@@ -1,0 +1,241 @@
+package shared
+
+import (
+	"context"
+	"fmt"
+
+	api "goauthentik.io/api/v3"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+
+	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
+)
+
+const (
+	errGetFlow      = "cannot read flow %q (spec.forProvider.%s)"
+	errListCerts    = "cannot look up certificate-key pair %q (spec.forProvider.%s)"
+	errListMappings = "cannot list %s property mappings"
+)
+
+// A MissingError is a name or slug in the spec that names nothing in authentik. Its message is
+// what the user reads in the Synced condition.
+type MissingError struct {
+	// What is missing, for example `flow "my-flow"`.
+	What string
+	// Field is the spec field below spec.forProvider that names it.
+	Field string
+}
+
+func (e *MissingError) Error() string {
+	return fmt.Sprintf("%s, named in spec.forProvider.%s, does not exist in authentik: create it or correct the name", e.What, e.Field)
+}
+
+// A Resolver resolves the slugs and names a spec uses to authentik's primary keys. It reads
+// each flow, certificate and mapping list at most once, so a driver makes one per reconcile.
+type Resolver struct {
+	api   *api.APIClient
+	flows map[string]string
+	certs map[string]string
+	scope []mapping
+	saml  []mapping
+}
+
+type mapping struct{ pk, name, managed string }
+
+// NewResolver returns a Resolver over an API client.
+func NewResolver(c *api.APIClient) *Resolver {
+	return &Resolver{api: c, flows: map[string]string{}, certs: map[string]string{}}
+}
+
+// Flow returns the primary key of the flow with the slug.
+func (r *Resolver) Flow(ctx context.Context, field, slug string) (string, error) {
+	if pk, ok := r.flows[slug]; ok {
+		return pk, nil
+	}
+	f, resp, err := r.api.FlowsAPI.FlowsInstancesRetrieve(ctx, slug).Execute()
+	if err != nil {
+		err = Wrap(err, resp, errGetFlow, slug, field)
+		if IsNotFound(err) {
+			return "", &MissingError{What: fmt.Sprintf("flow %q", slug), Field: field}
+		}
+		return "", err
+	}
+	r.flows[slug] = f.Pk
+	return f.Pk, nil
+}
+
+// OptionalFlow resolves a nullable flow reference: nil leaves the field unmanaged (nil
+// result), the empty string clears it (a NullableString holding nil) and a slug sets it.
+func (r *Resolver) OptionalFlow(ctx context.Context, field string, slug *string) (*api.NullableString, error) {
+	if slug == nil {
+		return nil, nil
+	}
+	if *slug == "" {
+		return api.NewNullableString(nil), nil
+	}
+	pk, err := r.Flow(ctx, field, *slug)
+	if err != nil {
+		return nil, err
+	}
+	return api.NewNullableString(&pk), nil
+}
+
+// Certificate resolves a nullable certificate-key pair reference by name, like OptionalFlow.
+func (r *Resolver) Certificate(ctx context.Context, field string, name *string) (*api.NullableString, error) {
+	if name == nil {
+		return nil, nil
+	}
+	if *name == "" {
+		return api.NewNullableString(nil), nil
+	}
+	if pk, ok := r.certs[*name]; ok {
+		return api.NewNullableString(&pk), nil
+	}
+	l, resp, err := r.api.CryptoAPI.CryptoCertificatekeypairsList(ctx).Name(*name).PageSize(authentik.PageSize).Execute()
+	if err != nil {
+		return nil, Wrap(err, resp, errListCerts, *name, field)
+	}
+	for _, c := range l.Results {
+		if c.Name == *name {
+			pk := c.Pk
+			r.certs[*name] = pk
+			return api.NewNullableString(&pk), nil
+		}
+	}
+	return nil, &MissingError{What: fmt.Sprintf("certificate-key pair %q", *name), Field: field}
+}
+
+// ScopeMappings resolves OAuth2 scope mappings (also used by proxy providers); nil selects
+// nothing and returns nil.
+func (r *Resolver) ScopeMappings(ctx context.Context, field string, sel []v1alpha1.PropertyMappingSelector) ([]string, error) {
+	if len(sel) == 0 {
+		return nil, nil
+	}
+	if err := r.listScope(ctx); err != nil {
+		return nil, err
+	}
+	return match(r.scope, "scope mapping", field, sel)
+}
+
+// ManagedScopeMappings returns the primary keys of the scope mappings with the given managed
+// identifiers that exist, in that order; missing ones are skipped.
+func (r *Resolver) ManagedScopeMappings(ctx context.Context, managed ...string) ([]string, error) {
+	if err := r.listScope(ctx); err != nil {
+		return nil, err
+	}
+	out := []string{}
+	for _, id := range managed {
+		for _, m := range r.scope {
+			if m.managed == id {
+				out = append(out, m.pk)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// SAMLMappings resolves SAML property mappings; nil selects nothing and returns nil.
+func (r *Resolver) SAMLMappings(ctx context.Context, field string, sel []v1alpha1.PropertyMappingSelector) ([]string, error) {
+	if len(sel) == 0 {
+		return nil, nil
+	}
+	if err := r.listSAML(ctx); err != nil {
+		return nil, err
+	}
+	return match(r.saml, "SAML property mapping", field, sel)
+}
+
+// SAMLMapping resolves one optional SAML property mapping.
+func (r *Resolver) SAMLMapping(ctx context.Context, field string, sel *v1alpha1.PropertyMappingSelector) (*api.NullableString, error) {
+	if sel == nil {
+		return nil, nil
+	}
+	pks, err := r.SAMLMappings(ctx, field, []v1alpha1.PropertyMappingSelector{*sel})
+	if err != nil {
+		return nil, err
+	}
+	return api.NewNullableString(&pks[0]), nil
+}
+
+func (r *Resolver) listScope(ctx context.Context) error {
+	if r.scope != nil {
+		return nil
+	}
+	all, err := authentik.ListAll(ctx, func(page int32) ([]api.ScopeMapping, int32, error) {
+		l, resp, err := r.api.PropertymappingsAPI.PropertymappingsProviderScopeList(ctx).Page(page).PageSize(authentik.PageSize).Execute()
+		if err != nil {
+			return nil, 0, Wrap(err, resp, errListMappings, "scope")
+		}
+		return l.Results, authentik.NextPage(l.Pagination), nil
+	})
+	if err != nil {
+		return err
+	}
+	r.scope = []mapping{}
+	for _, m := range all {
+		r.scope = append(r.scope, mapping{pk: m.Pk, name: m.Name, managed: m.GetManaged()})
+	}
+	return nil
+}
+
+func (r *Resolver) listSAML(ctx context.Context) error {
+	if r.saml != nil {
+		return nil
+	}
+	all, err := authentik.ListAll(ctx, func(page int32) ([]api.SAMLPropertyMapping, int32, error) {
+		l, resp, err := r.api.PropertymappingsAPI.PropertymappingsProviderSamlList(ctx).Page(page).PageSize(authentik.PageSize).Execute()
+		if err != nil {
+			return nil, 0, Wrap(err, resp, errListMappings, "SAML")
+		}
+		return l.Results, authentik.NextPage(l.Pagination), nil
+	})
+	if err != nil {
+		return err
+	}
+	r.saml = []mapping{}
+	for _, m := range all {
+		r.saml = append(r.saml, mapping{pk: m.Pk, name: m.Name, managed: m.GetManaged()})
+	}
+	return nil
+}
+
+func match(all []mapping, what, field string, sel []v1alpha1.PropertyMappingSelector) ([]string, error) {
+	out := make([]string, 0, len(sel))
+	for i, s := range sel {
+		found := ""
+		for _, m := range all {
+			if (s.Name != nil && m.name == *s.Name) || (s.Managed != nil && m.managed == *s.Managed) {
+				found = m.pk
+				break
+			}
+		}
+		if found == "" {
+			desc := fmt.Sprintf("%s named %q", what, deref(s.Name))
+			if s.Managed != nil {
+				desc = fmt.Sprintf("%s with managed identifier %q", what, *s.Managed)
+			}
+			f := field
+			if len(sel) > 1 || field == "propertyMappings" {
+				f = fmt.Sprintf("%s[%d]", field, i)
+			}
+			return nil, &MissingError{What: desc, Field: f}
+		}
+		out = append(out, found)
+	}
+	return out, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// IsMissing reports whether err is a MissingError.
+func IsMissing(err error) bool {
+	var m *MissingError
+	return errors.As(err, &m)
+}

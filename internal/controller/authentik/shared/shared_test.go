@@ -1,0 +1,118 @@
+package shared
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
+)
+
+func TestCompare(t *testing.T) {
+	cases := map[string]struct {
+		want, have Fields
+		norm       map[string]Normalizer
+		secret     []string
+		changed    Fields
+	}{
+		"UnmanagedFieldsIgnored": {
+			want: Fields{"name": "a"}, have: Fields{"name": "a", "other": 1.0},
+			changed: Fields{},
+		},
+		"ScalarDiffers": {
+			want: Fields{"name": "b"}, have: Fields{"name": "a"},
+			changed: Fields{"name": "b"},
+		},
+		"NullMatchesNull": {
+			want: Fields{"signing_key": nil}, have: Fields{"signing_key": nil},
+			changed: Fields{},
+		},
+		"NullMatchesAbsent": {
+			want: Fields{"signing_key": nil}, have: Fields{},
+			changed: Fields{},
+		},
+		"SetIgnoresOrder": {
+			want: Fields{"m": []any{"b", "a"}}, have: Fields{"m": []any{"a", "b", "a"}},
+			norm:    map[string]Normalizer{"m": Set},
+			changed: Fields{},
+		},
+		"SetMissingIsEmpty": {
+			want: Fields{"m": []any{}}, have: Fields{},
+			norm:    map[string]Normalizer{"m": Set},
+			changed: Fields{},
+		},
+		"ListOrderMatters": {
+			want: Fields{"m": []any{"b", "a"}}, have: Fields{"m": []any{"a", "b"}},
+			changed: Fields{"m": []any{"b", "a"}},
+		},
+		"SecretRedacted": {
+			want: Fields{"client_secret": "new-secret"}, have: Fields{"client_secret": "old-secret"},
+			secret:  []string{"client_secret"},
+			changed: Fields{"client_secret": "new-secret"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := Compare(tc.want, tc.have, tc.norm, tc.secret...)
+			if diff := cmp.Diff(tc.changed, c.Changed); diff != "" {
+				t.Errorf("changed: -want +got:\n%s", diff)
+			}
+			if (c.Diff == "") != c.UpToDate() {
+				t.Errorf("diff %q with UpToDate %v", c.Diff, c.UpToDate())
+			}
+			if strings.Contains(c.Diff, "new-secret") || strings.Contains(c.Diff, "old-secret") {
+				t.Errorf("diff shows a secret: %s", c.Diff)
+			}
+		})
+	}
+}
+
+func TestDescribeProvider(t *testing.T) {
+	other := &provenance.Marker{Installation: "there", Resource: "Application.authentik.identity.crossplane.io/a", Origin: provenance.OriginCreated}
+	ours := &provenance.Marker{Installation: "here", Resource: "Application.authentik.identity.crossplane.io/a", Origin: provenance.OriginCreated}
+	cases := map[string]struct {
+		app        *provenance.Marker
+		unrecorded bool
+		want       adoption.Description
+	}{
+		"NoApplication": {
+			want: adoption.Description{ID: "7", Type: "t", Key: "p", Markerless: true},
+		},
+		"OurApplication": {
+			app:  ours,
+			want: adoption.Description{ID: "7", Type: "t", Key: "p", Markerless: true},
+		},
+		"AnotherInstallationsApplication": {
+			app:  other,
+			want: adoption.Description{ID: "7", Type: "t", Key: "p", Marker: other},
+		},
+		"NotTheRecordedProvider": {
+			unrecorded: true,
+			want:       adoption.Description{ID: "7", Type: "t", Key: "p"},
+		},
+		"NotTheRecordedProviderOfAnotherInstallation": {
+			app: other, unrecorded: true,
+			want: adoption.Description{ID: "7", Type: "t", Key: "p", Marker: other},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, DescribeProvider(7, "t", "p", tc.app, "here", tc.unrecorded)); diff != "" {
+				t.Errorf("-want +got:\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestParsePK(t *testing.T) {
+	for _, bad := range []string{"", "abc", "0", "-1", "99999999999"} {
+		if _, err := ParsePK(bad); err == nil {
+			t.Errorf("ParsePK(%q) accepted", bad)
+		}
+	}
+	if pk, err := ParsePK("42"); err != nil || pk != 42 {
+		t.Errorf("ParsePK(42) = %d, %v", pk, err)
+	}
+}
