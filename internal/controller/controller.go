@@ -4,14 +4,14 @@ package controller
 import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	authentikapplication "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/application"
-	authentikoauth2provider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/oauth2provider"
-	authentikproxyprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/proxyprovider"
-	authentiksamlprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/samlprovider"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/config"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/domain"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/domainconfig"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/group"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/identityprovider"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/mapping"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/project"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/protocol"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/role"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 )
@@ -21,10 +21,10 @@ var setups = []struct {
 	setup, gated func(ctrl.Manager, managedkind.Options) error
 }{
 	{domain.Setup, domain.SetupGated},
-	{authentikapplication.Setup, authentikapplication.SetupGated},
-	{authentikoauth2provider.Setup, authentikoauth2provider.SetupGated},
-	{authentiksamlprovider.Setup, authentiksamlprovider.SetupGated},
-	{authentikproxyprovider.Setup, authentikproxyprovider.SetupGated},
+	{domainconfig.Setup, domainconfig.SetupGated},
+	{identityprovider.Setup, identityprovider.SetupGated},
+	{mapping.Setup, mapping.SetupGated},
+	{protocol.Setup, protocol.SetupGated},
 	{project.Setup, project.SetupGated},
 	{role.Setup, role.SetupGated},
 	{group.Setup, group.SetupGated},

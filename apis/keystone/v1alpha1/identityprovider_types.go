@@ -1,0 +1,136 @@
+package v1alpha1
+
+import (
+	"reflect"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+)
+
+// IdentityProviderParameters are the configurable fields of a Keystone federation identity
+// provider.
+// +kubebuilder:validation:XValidation:rule="has(self.domainId) || has(self.domainRef) || has(self.domainSelector)",message="set domainRef (or domainSelector) to the Domain federated users belong to, or domainId to its Keystone ID: without one Keystone creates a domain of its own that outlives the identity provider"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.domainId) || (has(self.domainId) && self.domainId == oldSelf.domainId)",message="domainId cannot change: Keystone keeps an identity provider in its domain; create another IdentityProvider instead"
+type IdentityProviderParameters struct {
+	// ID of the identity provider in Keystone, chosen by you; it appears in federation URLs
+	// (/v3/OS-FEDERATION/identity_providers/{id}/protocols/{protocol}/auth) and is how an
+	// existing identity provider is found. It becomes the external name.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9_-]+$`
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="id cannot change: it is the identity provider's identity in Keystone; create another IdentityProvider instead"
+	ID string `json:"id"`
+
+	// DomainID is the Keystone ID of the domain federated users are created in.
+	// +optional
+	// +crossplane:generate:reference:type=Domain
+	// +crossplane:generate:reference:refFieldName=DomainRef
+	// +crossplane:generate:reference:selectorFieldName=DomainSelector
+	DomainID *string `json:"domainId,omitempty"`
+
+	// DomainRef references the Domain resource whose ID fills domainId.
+	// +optional
+	DomainRef *xpv2.Reference `json:"domainRef,omitempty"`
+
+	// DomainSelector selects the Domain resource whose ID fills domainId.
+	// +optional
+	DomainSelector *xpv2.Selector `json:"domainSelector,omitempty"`
+
+	// RemoteIDs are the identifiers the identity provider asserts: an OIDC issuer URL, a SAML
+	// entityID. A remote ID can belong to one identity provider only.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=32
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=255
+	RemoteIDs []string `json:"remoteIds,omitempty"`
+
+	// Description of the identity provider. The provider keeps its provenance marker on a last
+	// line of its own in Keystone's description; that line is not part of this field.
+	// +optional
+	// +kubebuilder:validation:MaxLength=1024
+	Description *string `json:"description,omitempty"`
+
+	// Enabled identity providers accept federated logins. Keystone's own default is false;
+	// this resource's is true.
+	// +optional
+	// +kubebuilder:default=true
+	Enabled *bool `json:"enabled,omitempty"`
+
+	// AuthorizationTTL is how long, in minutes, group memberships a federated login grants
+	// are kept for the user; unset leaves Keystone's [federation] default_authorization_ttl.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	AuthorizationTTL *int32 `json:"authorizationTTL,omitempty"`
+}
+
+// IdentityProviderObservation is the observed state of a Keystone identity provider.
+type IdentityProviderObservation struct {
+	// ID of the identity provider (also the external name).
+	ID       string `json:"id,omitempty"`
+	DomainID string `json:"domainId,omitempty"`
+	// Description without the provenance marker line.
+	Description      string   `json:"description,omitempty"`
+	Enabled          bool     `json:"enabled,omitempty"`
+	RemoteIDs        []string `json:"remoteIds,omitempty"`
+	AuthorizationTTL *int32   `json:"authorizationTTL,omitempty"`
+
+	// Provenance tells whether the identity provider was created, adopted or only observed.
+	Provenance identityv1alpha1.Provenance `json:"provenance,omitempty"`
+}
+
+// An IdentityProviderSpec defines the desired state of an IdentityProvider.
+type IdentityProviderSpec struct {
+	xpv2.ClusterManagedResourceSpec `json:",inline"`
+	identityv1alpha1.AdoptionSpec   `json:",inline"`
+
+	ForProvider IdentityProviderParameters `json:"forProvider"`
+}
+
+// An IdentityProviderStatus represents the observed state of an IdentityProvider.
+type IdentityProviderStatus struct {
+	xpv2.ManagedResourceStatus `json:",inline"`
+	AtProvider                 IdentityProviderObservation `json:"atProvider,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// An IdentityProvider is a Keystone federation identity provider (OS-FEDERATION): an external
+// OIDC or SAML identity provider Keystone trusts.
+// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
+// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
+// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
+// +kubebuilder:printcolumn:name="PROVENANCE",type="string",JSONPath=".status.atProvider.provenance",priority=1
+// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:scope=Cluster,categories={crossplane,managed,identity,keystone}
+type IdentityProvider struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   IdentityProviderSpec   `json:"spec"`
+	Status IdentityProviderStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// IdentityProviderList contains a list of IdentityProvider.
+type IdentityProviderList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []IdentityProvider `json:"items"`
+}
+
+// IdentityProvider type metadata.
+var (
+	IdentityProviderKind             = reflect.TypeFor[IdentityProvider]().Name()
+	IdentityProviderGroupKind        = SchemeGroupVersion.WithKind(IdentityProviderKind).GroupKind()
+	IdentityProviderGroupVersionKind = SchemeGroupVersion.WithKind(IdentityProviderKind)
+)
+
+func init() {
+	SchemeBuilder.Register(&IdentityProvider{}, &IdentityProviderList{})
+}

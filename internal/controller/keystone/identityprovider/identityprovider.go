@@ -1,0 +1,232 @@
+// Package identityprovider manages Keystone federation identity providers.
+package identityprovider
+
+import (
+	"context"
+	"slices"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/gophercloud/gophercloud/v2"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+
+	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
+	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
+	"github.com/crossplane-contrib/provider-identity/internal/usage"
+)
+
+const (
+	errNoDomain = "spec.forProvider.domainId of identity provider %q is not resolved yet: set domainRef, domainSelector or domainId"
+	errCreate   = "cannot create Keystone identity provider %q"
+	errUpdate   = "cannot update Keystone identity provider %q"
+	errDelete   = "cannot delete Keystone identity provider %q"
+
+	typeName = "Keystone identity provider"
+)
+
+// Setup adds a controller that reconciles IdentityProvider managed resources. An identity
+// provider marks the Domain resource it references as used (see internal/usage): Keystone
+// deletes a domain's identity providers with it.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	name := managed.ControllerName(v1alpha1.IdentityProviderGroupKind.String())
+	c := managedkind.NewConnector(mgr.GetClient(), event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
+		clients.Keystone, v1alpha1.IdentityProviderGroupKind.String(), o.Keystone.Client,
+		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.IdentityProvider, keystone.IdentityProvider] {
+			return &external{sc: sc}
+		},
+		func(mg *v1alpha1.IdentityProvider) identityv1alpha1.AdoptionPolicy {
+			return mg.Spec.GetAdoptionPolicy()
+		})
+	f := &usage.Finalizer[*v1alpha1.IdentityProvider]{
+		Kube: mgr.GetClient(), Reader: mgr.GetAPIReader(), Own: resource.NewAPIFinalizer(managedkind.NewPolicyAwareWriter(mgr.GetClient()), managed.FinalizerName),
+		Kind: v1alpha1.IdentityProviderKind,
+		Targets: []usage.Target[*v1alpha1.IdentityProvider]{{
+			NewList: func() client.ObjectList { return &v1alpha1.DomainList{} },
+			Used: func(mg *v1alpha1.IdentityProvider) (string, string) {
+				return usage.RefName(mg.Spec.ForProvider.DomainRef), deref(mg.Spec.ForProvider.DomainID)
+			},
+		}},
+	}
+	return managedkind.Setup(mgr, o, v1alpha1.IdentityProviderGroupVersionKind, &v1alpha1.IdentityProvider{}, c, managed.WithFinalizer(f))
+}
+
+// SetupGated adds the controller once the IdentityProvider CRD is installed.
+func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupGated(mgr, o, v1alpha1.IdentityProviderGroupVersionKind, Setup)
+}
+
+// external drives Keystone identity providers for the adoption engine.
+type external struct {
+	sc *gophercloud.ServiceClient
+}
+
+func (e *external) Get(ctx context.Context, _ *v1alpha1.IdentityProvider, id string) (keystone.IdentityProvider, error) {
+	return keystone.GetIdentityProvider(ctx, e.sc, id)
+}
+
+// Find looks the identity provider up by the ID the spec chooses, its natural key.
+func (e *external) Find(ctx context.Context, mg *v1alpha1.IdentityProvider) ([]keystone.IdentityProvider, error) {
+	idp, err := keystone.GetIdentityProvider(ctx, e.sc, mg.Spec.ForProvider.ID)
+	if keystone.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return []keystone.IdentityProvider{idp}, nil
+}
+
+func (e *external) IsNotFound(err error) bool { return keystone.IsNotFound(err) }
+
+// Describe reads the marker from the last line of the description, the only field of an
+// identity provider that can hold one (Keystone refuses extra attributes).
+func (e *external) Describe(idp keystone.IdentityProvider) adoption.Description {
+	d := adoption.Description{ID: idp.ID, Type: typeName, Key: idp.ID}
+	if _, m, found, err := provenance.ExtractFromText(idp.Description); found && err == nil {
+		d.Marker = &m
+	}
+	return d
+}
+
+func (e *external) Observe(mg *v1alpha1.IdentityProvider, idp keystone.IdentityProvider, p identityv1alpha1.Provenance) adoption.Observation {
+	rest, _, _, _ := provenance.ExtractFromText(idp.Description)
+	mg.Status.AtProvider = v1alpha1.IdentityProviderObservation{
+		ID: idp.ID, DomainID: idp.DomainID, Description: rest, Enabled: idp.Enabled,
+		RemoteIDs: idp.RemoteIDs, AuthorizationTTL: toInt32(idp.AuthorizationTTL), Provenance: p,
+	}
+	fp := &mg.Spec.ForProvider
+	li := false
+	if fp.Enabled == nil {
+		fp.Enabled, li = &idp.Enabled, true
+	}
+	want, have := desired(fp), observed(idp, fp)
+	diff := cmp.Diff(want, have)
+	return adoption.Observation{UpToDate: diff == "", Diff: diff, LateInitialized: li}
+}
+
+func (e *external) Create(ctx context.Context, mg *v1alpha1.IdentityProvider, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+	fp := &mg.Spec.ForProvider
+	if fp.DomainID == nil || *fp.DomainID == "" {
+		return "", nil, errors.Errorf(errNoDomain, fp.ID)
+	}
+	opts := desired(fp).opts()
+	desc := provenance.EmbedInText(deref(fp.Description), m)
+	opts.Description = &desc
+	idp, err := keystone.CreateIdentityProvider(ctx, e.sc, fp.ID, opts)
+	if err != nil {
+		return "", nil, errors.Wrapf(errors.New(keystone.Describe(err)), errCreate, fp.ID)
+	}
+	return idp.ID, nil, nil
+}
+
+// Update patches the managed fields and the description with the marker as its last line. The
+// domain is sent only when it differs: Keystone refuses to change it, and says so.
+func (e *external) Update(ctx context.Context, mg *v1alpha1.IdentityProvider, idp keystone.IdentityProvider, m provenance.Marker) (managed.ConnectionDetails, error) {
+	fp := &mg.Spec.ForProvider
+	w := desired(fp)
+	if w.DomainID != nil && *w.DomainID == idp.DomainID {
+		w.DomainID = nil
+	}
+	opts := w.opts()
+	text, _, _, _ := provenance.ExtractFromText(idp.Description)
+	if fp.Description != nil {
+		text = *fp.Description
+	}
+	desc := provenance.EmbedInText(text, m)
+	opts.Description = &desc
+	if _, err := keystone.UpdateIdentityProvider(ctx, e.sc, idp.ID, opts); err != nil {
+		return nil, errors.Wrapf(errors.New(keystone.Describe(err)), errUpdate, idp.ID)
+	}
+	return nil, nil
+}
+
+// Delete deletes the identity provider; Keystone deletes its protocols with it. Protocol
+// resources that use it hold a finalizer on this resource, so this runs after they are gone.
+func (e *external) Delete(ctx context.Context, _ *v1alpha1.IdentityProvider, idp keystone.IdentityProvider) error {
+	if err := keystone.DeleteIdentityProvider(ctx, e.sc, idp.ID); err != nil && !keystone.IsNotFound(err) {
+		return errors.Wrapf(errors.New(keystone.Describe(err)), errDelete, idp.ID)
+	}
+	return nil
+}
+
+// managedFields is what the spec manages; only these are compared and written. The description
+// is compared without the marker line.
+type managedFields struct {
+	DomainID         *string   `json:"domainId,omitempty"`
+	Description      *string   `json:"description,omitempty"`
+	Enabled          *bool     `json:"enabled,omitempty"`
+	RemoteIDs        *[]string `json:"remoteIds,omitempty"`
+	AuthorizationTTL *int      `json:"authorizationTTL,omitempty"`
+}
+
+func (f managedFields) opts() keystone.IdentityProviderOpts {
+	return keystone.IdentityProviderOpts{DomainID: f.DomainID, Enabled: f.Enabled, RemoteIDs: f.RemoteIDs, AuthorizationTTL: f.AuthorizationTTL}
+}
+
+func desired(fp *v1alpha1.IdentityProviderParameters) managedFields {
+	f := managedFields{DomainID: fp.DomainID, Description: fp.Description, Enabled: fp.Enabled}
+	if fp.RemoteIDs != nil {
+		ids := sorted(fp.RemoteIDs)
+		f.RemoteIDs = &ids
+	}
+	if fp.AuthorizationTTL != nil {
+		ttl := int(*fp.AuthorizationTTL)
+		f.AuthorizationTTL = &ttl
+	}
+	return f
+}
+
+// observed projects an identity provider onto the fields the spec sets.
+func observed(idp keystone.IdentityProvider, fp *v1alpha1.IdentityProviderParameters) managedFields {
+	o := managedFields{}
+	if fp.DomainID != nil {
+		o.DomainID = &idp.DomainID
+	}
+	if fp.Description != nil {
+		rest, _, _, _ := provenance.ExtractFromText(idp.Description)
+		o.Description = &rest
+	}
+	if fp.Enabled != nil {
+		o.Enabled = &idp.Enabled
+	}
+	if fp.RemoteIDs != nil {
+		ids := sorted(idp.RemoteIDs)
+		o.RemoteIDs = &ids
+	}
+	if fp.AuthorizationTTL != nil {
+		o.AuthorizationTTL = idp.AuthorizationTTL
+	}
+	return o
+}
+
+// sorted returns a sorted copy, never nil: remote IDs are a set, and [] and null are one value.
+func sorted(s []string) []string {
+	out := append([]string{}, s...)
+	slices.Sort(out)
+	return out
+}
+
+func toInt32(p *int) *int32 {
+	if p == nil {
+		return nil
+	}
+	v := int32(*p) //nolint:gosec // minutes; Keystone stores an int32 column
+	return &v
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

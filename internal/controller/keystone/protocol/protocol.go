@@ -1,0 +1,175 @@
+// Package protocol manages Keystone federation protocols.
+package protocol
+
+import (
+	"context"
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/gophercloud/gophercloud/v2"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+
+	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
+	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
+	"github.com/crossplane-contrib/provider-identity/internal/usage"
+)
+
+const (
+	errNotResolved = "protocol %q: spec.forProvider.identityProviderId and mappingId must be resolved first: set their Ref, Selector or ID"
+	errCreate      = "cannot create Keystone protocol %q of identity provider %q"
+	errUpdate      = "cannot update Keystone protocol %q of identity provider %q"
+	errDelete      = "cannot delete Keystone protocol %q of identity provider %q"
+
+	typeName = "Keystone federation protocol"
+)
+
+// Setup adds a controller that reconciles Protocol managed resources. A protocol marks the
+// IdentityProvider and Mapping resources it uses (see internal/usage), so that they are deleted
+// in Keystone only after it.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	name := managed.ControllerName(v1alpha1.ProtocolGroupKind.String())
+	c := managedkind.NewConnector(mgr.GetClient(), event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
+		clients.Keystone, v1alpha1.ProtocolGroupKind.String(), o.Keystone.Client,
+		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.Protocol, keystone.Protocol] {
+			return &external{sc: sc}
+		},
+		func(mg *v1alpha1.Protocol) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
+	f := &usage.Finalizer[*v1alpha1.Protocol]{
+		Kube: mgr.GetClient(), Reader: mgr.GetAPIReader(), Own: resource.NewAPIFinalizer(managedkind.NewPolicyAwareWriter(mgr.GetClient()), managed.FinalizerName),
+		Kind: v1alpha1.ProtocolKind,
+		Targets: []usage.Target[*v1alpha1.Protocol]{
+			{
+				NewList: func() client.ObjectList { return &v1alpha1.IdentityProviderList{} },
+				Used: func(mg *v1alpha1.Protocol) (string, string) {
+					return usage.RefName(mg.Spec.ForProvider.IdentityProviderRef), deref(mg.Spec.ForProvider.IdentityProviderID)
+				},
+			},
+			{
+				NewList: func() client.ObjectList { return &v1alpha1.MappingList{} },
+				Used: func(mg *v1alpha1.Protocol) (string, string) {
+					return usage.RefName(mg.Spec.ForProvider.MappingRef), deref(mg.Spec.ForProvider.MappingID)
+				},
+			},
+		},
+	}
+	return managedkind.Setup(mgr, o, v1alpha1.ProtocolGroupVersionKind, &v1alpha1.Protocol{}, c, managed.WithFinalizer(f))
+}
+
+// SetupGated adds the controller once the Protocol CRD is installed.
+func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupGated(mgr, o, v1alpha1.ProtocolGroupVersionKind, Setup)
+}
+
+// ExternalName of a protocol: <identity provider ID>/<protocol ID>. A protocol's ID is unique
+// only under its identity provider.
+func ExternalName(idp, id string) string { return idp + "/" + id }
+
+// parse splits an external name; a bare protocol ID belongs to the spec's identity provider.
+func parse(mg *v1alpha1.Protocol, ext string) (idp, id string) {
+	if i := strings.LastIndex(ext, "/"); i >= 0 {
+		return ext[:i], ext[i+1:]
+	}
+	return deref(mg.Spec.ForProvider.IdentityProviderID), ext
+}
+
+// external drives Keystone protocols for the adoption engine.
+type external struct {
+	sc *gophercloud.ServiceClient
+}
+
+// Get reads the protocol from its identity provider's list, the only read that includes
+// remote_id_attribute.
+func (e *external) Get(ctx context.Context, mg *v1alpha1.Protocol, ext string) (keystone.Protocol, error) {
+	idp, id := parse(mg, ext)
+	p, err := keystone.ReadProtocol(ctx, e.sc, idp, id)
+	p.IdentityProviderID = idp
+	return p, err
+}
+
+// Find looks the protocol up by its identity provider and ID, its natural key.
+func (e *external) Find(ctx context.Context, mg *v1alpha1.Protocol) ([]keystone.Protocol, error) {
+	fp := &mg.Spec.ForProvider
+	if fp.IdentityProviderID == nil {
+		return nil, nil
+	}
+	p, err := e.Get(ctx, mg, ExternalName(*fp.IdentityProviderID, fp.ID))
+	if keystone.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return []keystone.Protocol{p}, nil
+}
+
+func (e *external) IsNotFound(err error) bool { return keystone.IsNotFound(err) }
+
+// Describe: Keystone protocols refuse extra attributes, so the marker is kept on the managed
+// resource (Markerless).
+func (e *external) Describe(p keystone.Protocol) adoption.Description {
+	return adoption.Description{ID: ExternalName(p.IdentityProviderID, p.ID), Type: typeName, Key: p.ID, Markerless: true}
+}
+
+func (e *external) Observe(mg *v1alpha1.Protocol, p keystone.Protocol, pv identityv1alpha1.Provenance) adoption.Observation {
+	mg.Status.AtProvider = v1alpha1.ProtocolObservation{
+		ID: ExternalName(p.IdentityProviderID, p.ID), IdentityProviderID: p.IdentityProviderID, MappingID: p.MappingID,
+		RemoteIDAttribute: p.RemoteIDAttribute, Provenance: pv,
+	}
+	fp := &mg.Spec.ForProvider
+	want := keystone.ProtocolOpts{MappingID: deref(fp.MappingID), RemoteIDAttribute: fp.RemoteIDAttribute}
+	have := keystone.ProtocolOpts{MappingID: p.MappingID}
+	if fp.RemoteIDAttribute != nil {
+		have.RemoteIDAttribute = &p.RemoteIDAttribute
+	}
+	diff := cmp.Diff(want, have)
+	return adoption.Observation{UpToDate: diff == "", Diff: diff}
+}
+
+func (e *external) Create(ctx context.Context, mg *v1alpha1.Protocol, _ provenance.Marker) (string, managed.ConnectionDetails, error) {
+	fp := &mg.Spec.ForProvider
+	if fp.IdentityProviderID == nil || fp.MappingID == nil {
+		return "", nil, errors.Errorf(errNotResolved, fp.ID)
+	}
+	idp := *fp.IdentityProviderID
+	if _, err := keystone.CreateProtocol(ctx, e.sc, idp, fp.ID, keystone.ProtocolOpts{MappingID: *fp.MappingID, RemoteIDAttribute: fp.RemoteIDAttribute}); err != nil {
+		return "", nil, errors.Wrapf(errors.New(keystone.Describe(err)), errCreate, fp.ID, idp)
+	}
+	return ExternalName(idp, fp.ID), nil, nil
+}
+
+func (e *external) Update(ctx context.Context, mg *v1alpha1.Protocol, p keystone.Protocol, _ provenance.Marker) (managed.ConnectionDetails, error) {
+	fp := &mg.Spec.ForProvider
+	opts := keystone.ProtocolOpts{MappingID: p.MappingID, RemoteIDAttribute: fp.RemoteIDAttribute}
+	if fp.MappingID != nil {
+		opts.MappingID = *fp.MappingID
+	}
+	if _, err := keystone.UpdateProtocol(ctx, e.sc, p.IdentityProviderID, p.ID, opts); err != nil {
+		return nil, errors.Wrapf(errors.New(keystone.Describe(err)), errUpdate, p.ID, p.IdentityProviderID)
+	}
+	return nil, nil
+}
+
+func (e *external) Delete(ctx context.Context, _ *v1alpha1.Protocol, p keystone.Protocol) error {
+	if err := keystone.DeleteProtocol(ctx, e.sc, p.IdentityProviderID, p.ID); err != nil && !keystone.IsNotFound(err) {
+		return errors.Wrapf(errors.New(keystone.Describe(err)), errDelete, p.ID, p.IdentityProviderID)
+	}
+	return nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

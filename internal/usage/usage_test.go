@@ -1,0 +1,184 @@
+package usage
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+)
+
+func TestFinalizerName(t *testing.T) {
+	cases := map[string]struct {
+		kind, name string
+		want       string
+	}{
+		"Short": {kind: "Protocol", name: "openid", want: "in-use.identity.crossplane.io/protocol.openid"},
+		"Long":  {kind: "DomainConfig", name: strings.Repeat("a", 80)},
+	}
+	for n, tc := range cases {
+		t.Run(n, func(t *testing.T) {
+			got := FinalizerName(tc.kind, tc.name)
+			if tc.want != "" && got != tc.want {
+				t.Errorf("FinalizerName: got %q, want %q", got, tc.want)
+			}
+			if errs := validation.IsQualifiedName(got); len(errs) > 0 {
+				t.Errorf("%q is not a valid finalizer: %v", got, errs)
+			}
+		})
+	}
+	if FinalizerName("DomainConfig", strings.Repeat("a", 80)) == FinalizerName("DomainConfig", strings.Repeat("a", 81)) {
+		t.Error("two long names share a finalizer")
+	}
+}
+
+func domain(name, externalName string, finalizers ...string) *v1alpha1.Domain {
+	d := &v1alpha1.Domain{ObjectMeta: metav1.ObjectMeta{Name: name, Finalizers: finalizers}}
+	if externalName != "" {
+		meta.SetExternalName(d, externalName)
+	}
+	return d
+}
+
+func config(name string, ref, id string) *v1alpha1.DomainConfig {
+	c := &v1alpha1.DomainConfig{ObjectMeta: metav1.ObjectMeta{Name: name}}
+	if ref != "" {
+		c.Spec.ForProvider.DomainRef = &xpv2.Reference{Name: ref}
+	}
+	if id != "" {
+		c.Spec.ForProvider.DomainID = &id
+	}
+	return c
+}
+
+func setup(t *testing.T, objs ...client.Object) (client.Client, *Finalizer[*v1alpha1.DomainConfig]) {
+	t.Helper()
+	s := runtime.NewScheme()
+	if err := v1alpha1.SchemeBuilder.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	c := fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).Build()
+	return c, &Finalizer[*v1alpha1.DomainConfig]{
+		Kube: c, Reader: c, Own: resource.NewAPIFinalizer(c, managed.FinalizerName), Kind: "DomainConfig",
+		Targets: []Target[*v1alpha1.DomainConfig]{{
+			NewList: func() client.ObjectList { return &v1alpha1.DomainList{} },
+			Used: func(mg *v1alpha1.DomainConfig) (string, string) {
+				id := ""
+				if mg.Spec.ForProvider.DomainID != nil {
+					id = *mg.Spec.ForProvider.DomainID
+				}
+				return RefName(mg.Spec.ForProvider.DomainRef), id
+			},
+		}},
+	}
+}
+
+func finalizersOf(t *testing.T, c client.Client, name string) []string {
+	t.Helper()
+	d := &v1alpha1.Domain{}
+	if err := c.Get(context.Background(), client.ObjectKey{Name: name}, d); err != nil {
+		t.Fatal(err)
+	}
+	return d.GetFinalizers()
+}
+
+func TestFinalizer(t *testing.T) {
+	fin := FinalizerName("DomainConfig", "cfg")
+	ctx := context.Background()
+
+	t.Run("MarksTheReferencedResource", func(t *testing.T) {
+		cfg := config("cfg", "a", "id-b") // the reference wins over the ID
+		c, f := setup(t, domain("a", "id-a"), domain("b", "id-b"), cfg)
+		if err := f.AddFinalizer(ctx, cfg); err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff([]string{fin}, finalizersOf(t, c, "a")); d != "" {
+			t.Errorf("a (-want +got):\n%s", d)
+		}
+		if got := finalizersOf(t, c, "b"); len(got) != 0 {
+			t.Errorf("b got %v, want none", got)
+		}
+		if !meta.FinalizerExists(cfg, managed.FinalizerName) {
+			t.Error("the resource's own finalizer was not added")
+		}
+	})
+
+	t.Run("MarksByExternalNameWithoutReference", func(t *testing.T) {
+		cfg := config("cfg", "", "id-b")
+		c, f := setup(t, domain("a", "id-a"), domain("b", "id-b"), cfg)
+		if err := f.AddFinalizer(ctx, cfg); err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff([]string{fin}, finalizersOf(t, c, "b")); d != "" {
+			t.Errorf("b (-want +got):\n%s", d)
+		}
+	})
+
+	t.Run("ReleasesWhatItNoLongerUses", func(t *testing.T) {
+		cfg := config("cfg", "b", "")
+		c, f := setup(t, domain("a", "id-a", fin, "keep.example.com/x"), domain("b", "id-b"), cfg)
+		if err := f.AddFinalizer(ctx, cfg); err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff([]string{"keep.example.com/x"}, finalizersOf(t, c, "a")); d != "" {
+			t.Errorf("a (-want +got):\n%s", d)
+		}
+		if d := cmp.Diff([]string{fin}, finalizersOf(t, c, "b")); d != "" {
+			t.Errorf("b (-want +got):\n%s", d)
+		}
+	})
+
+	t.Run("DoesNotMarkAResourceBeingDeleted", func(t *testing.T) {
+		cfg := config("cfg", "a", "")
+		d := domain("a", "id-a", managed.FinalizerName)
+		now := metav1.Now()
+		d.DeletionTimestamp = &now
+		c, f := setup(t, d, cfg)
+		if err := f.AddFinalizer(ctx, cfg); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]string{managed.FinalizerName}, finalizersOf(t, c, "a")); diff != "" {
+			t.Errorf("a (-want +got):\n%s", diff)
+		}
+	})
+
+	t.Run("RemoveReleasesAndWakesADeletedResource", func(t *testing.T) {
+		cfg := config("cfg", "a", "")
+		cfg.SetFinalizers([]string{managed.FinalizerName})
+		d := domain("a", "id-a", managed.FinalizerName, fin)
+		now := metav1.Now()
+		d.DeletionTimestamp = &now
+		c, f := setup(t, d, domain("b", "id-b", fin), cfg)
+		if err := f.RemoveFinalizer(ctx, cfg); err != nil {
+			t.Fatal(err)
+		}
+		got := &v1alpha1.Domain{}
+		if err := c.Get(ctx, client.ObjectKey{Name: "a"}, got); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]string{managed.FinalizerName}, got.GetFinalizers()); diff != "" {
+			t.Errorf("a (-want +got):\n%s", diff)
+		}
+		if got.GetAnnotations()[AnnotationReleased] != fin {
+			t.Errorf("a being deleted was not annotated: %v", got.GetAnnotations())
+		}
+		if got := finalizersOf(t, c, "b"); len(got) != 0 {
+			t.Errorf("b (stale mark) got %v, want none", got)
+		}
+		if meta.FinalizerExists(cfg, managed.FinalizerName) {
+			t.Error("the resource's own finalizer was not removed")
+		}
+	})
+}
