@@ -16,6 +16,14 @@ go vet -tags e2e ./...
 log "unit tests"
 go test ./...
 
+# --- Compositions and packages (platform.identity.crossplane.io) -------------------------------
+# Modules of their own, outside ./...: the composition function and the runtime-image builder.
+# The render tests of the Compositions are e2e-tagged tests in ./test/render (run below).
+log "function-identity-platform and cluster/image: vet and unit tests"
+(cd functions/identity-platform && go vet ./... && go test ./...)
+(cd cluster/image && go vet ./...)
+# --- end of Compositions and packages ----------------------------------------------------------
+
 mapfile -t e2e < <(existing_patterns ./test/... ./internal/...)
 if ((${#e2e[@]})); then
   log "end-to-end tests: ${e2e[*]}"

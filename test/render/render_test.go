@@ -1,0 +1,266 @@
+//go:build e2e
+
+package render
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// Core Kubernetes kinds have no CRD for beta validate; the API server validates them.
+const (
+	gvkNamespace     = "/v1, Kind=Namespace"
+	gvkResourceQuota = "/v1, Kind=ResourceQuota"
+	gvkRoleBinding   = "rbac.authorization.k8s.io/v1, Kind=RoleBinding"
+)
+
+func TestTenant(t *testing.T) {
+	o := render(t, "tenant", "tenant.yaml")
+	want := []string{"admin-rolebinding", "authentik-group", "keystone-group", "namespace", "project", "quota", "role", "role-assignment"}
+	if diff := cmp.Diff(want, o.names()); diff != "" {
+		t.Fatalf("composed resources (-want +got):\n%s", diff)
+	}
+	o.want(t, "namespace", map[string]any{
+		"kind": "Namespace", "metadata.name": "team-payments",
+		"metadata.labels[platform.identity.crossplane.io/tenant]": "payments",
+	})
+	o.want(t, "admin-rolebinding", map[string]any{
+		"metadata.name": "team-payments-admin", "metadata.namespace": "team-payments",
+		"roleRef.kind": "ClusterRole", "roleRef.name": "admin",
+		"subjects[0].kind": "Group", "subjects[0].name": "payments-admins",
+	})
+	o.want(t, "quota", map[string]any{
+		"metadata.namespace": "team-payments",
+		"spec.hard":          map[string]any{"pods": "20", "requests.cpu": "2"},
+	})
+	o.want(t, "authentik-group", map[string]any{
+		"apiVersion": "authentik.identity.crossplane.io/v1alpha1", "kind": "Group",
+		"metadata.name": "team-payments", "spec.forProvider.name": "team-payments",
+		"spec.providerConfigRef.name": "default",
+	})
+	o.want(t, "project", map[string]any{
+		"apiVersion": "keystone.identity.crossplane.io/v1alpha1", "kind": "Project",
+		"metadata.name": "team-payments", "spec.forProvider.name": "team-payments",
+		"spec.forProvider.domainRef.name": "corp-x1-domain", "spec.forProvider.domainId": "<absent>",
+		"spec.providerConfigRef.name": "default",
+	})
+	o.want(t, "keystone-group", map[string]any{
+		"kind": "Group", "metadata.name": "team-payments", "spec.forProvider.name": "team-payments",
+		"spec.forProvider.domainRef.name": "corp-x1-domain",
+	})
+	o.want(t, "role", map[string]any{
+		"kind": "Role", "metadata.name": "team-payments-role", "spec.forProvider.name": "member",
+		"spec.managementPolicies": []any{"Observe"},
+	})
+	o.want(t, "role-assignment", map[string]any{
+		"kind": "RoleAssignment", "metadata.name": "team-payments-group-on-project",
+		"spec.forProvider.roleRef.name":    "team-payments-role",
+		"spec.forProvider.groupRef.name":   "team-payments",
+		"spec.forProvider.projectRef.name": "team-payments",
+	})
+	// Nothing is observed yet, so the Tenant is not Ready.
+	o.wantCondition(t, "Ready", "False", "Creating")
+	validRender(t, o, gvkNamespace, gvkResourceQuota, gvkRoleBinding)
+}
+
+func TestServiceClaimBeforeItsTenant(t *testing.T) {
+	// No Tenant named payments exists: nothing is composed, the claim waits.
+	o := render(t, "serviceclaim", "serviceclaim-sso.yaml")
+	if len(o.composed) != 0 {
+		t.Errorf("a ServiceClaim without its Tenant must compose nothing, got %v", o.names())
+	}
+	o.wantCondition(t, "TenantReady", "False", "TenantNotFound")
+	o.wantCondition(t, "Ready", "False", "Creating")
+	validRender(t, o)
+}
+
+func TestServiceClaimTenantNotReady(t *testing.T) {
+	o := render(t, "serviceclaim", "serviceclaim-sso.yaml", "--required-resources="+testdata("tenant-creating.yaml"))
+	if len(o.composed) != 0 {
+		t.Errorf("a ServiceClaim whose Tenant is not Ready must compose nothing new, got %v", o.names())
+	}
+	o.wantCondition(t, "TenantReady", "False", "TenantNotReady")
+	o.wantCondition(t, "Ready", "False", "Creating")
+}
+
+func TestServiceClaimKeepsWhatExistsWhileTenantNotReady(t *testing.T) {
+	o := render(t, "serviceclaim", "serviceclaim-sso.yaml",
+		"--required-resources="+testdata("tenant-creating.yaml"),
+		"--observed-resources="+testdata("observed-application.yaml"))
+	if diff := cmp.Diff([]string{"application"}, o.names()); diff != "" {
+		t.Errorf("an existing Application is kept, nothing new is created (-want +got):\n%s", diff)
+	}
+	o.wantCondition(t, "TenantReady", "False", "TenantNotReady")
+}
+
+func TestServiceClaimWithSSO(t *testing.T) {
+	o := render(t, "serviceclaim", "serviceclaim-sso.yaml",
+		"--required-resources="+testdata("tenant-ready.yaml"),
+		"--observed-resources="+testdata("observed-application.yaml"))
+	want := []string{"application", "oauth2provider", "sso-application", "tenant-usage"}
+	if diff := cmp.Diff(want, o.names()); diff != "" {
+		t.Fatalf("composed resources (-want +got):\n%s", diff)
+	}
+	o.wantCondition(t, "TenantReady", "True", "TenantReady")
+	o.want(t, "", map[string]any{
+		"status.namespace":          "team-payments",
+		"status.application.name":   "payments-web",
+		"status.application.health": "Healthy",
+		"status.application.sync":   "Synced",
+	})
+	o.want(t, "application", map[string]any{
+		"apiVersion": "argoproj.io/v1alpha1", "kind": "Application",
+		"metadata.name": "payments-web", "metadata.namespace": "argocd",
+		"metadata.finalizers":               []any{"resources-finalizer.argocd.argoproj.io"},
+		"spec.destination.namespace":        "team-payments",
+		"spec.source.repoURL":               "https://github.com/crossplane-contrib/provider-identity.git",
+		"spec.source.path":                  "charts/platform-service",
+		"spec.source.helm.parameters[0]":    map[string]any{"name": "image", "value": "ghcr.io/acme/web:1.4.2"},
+		"spec.source.helm.parameters[1]":    map[string]any{"name": "replicas", "value": "3"},
+		"spec.syncPolicy.automated.prune":   true,
+	})
+	o.want(t, "tenant-usage", map[string]any{
+		"kind": "ClusterUsage", "spec.of.kind": "Tenant", "spec.of.resourceRef.name": "payments",
+		"spec.by.kind": "XServiceClaim", "spec.by.resourceRef.name": "web-7xk2p", "spec.replayDeletion": true,
+	})
+	o.want(t, "oauth2provider", map[string]any{
+		"kind": "OAuth2Provider", "metadata.name": "payments-web",
+		"spec.forProvider.name":       "payments-web",
+		"spec.forProvider.clientType": "confidential",
+		"spec.forProvider.redirectUris": []any{
+			map[string]any{"url": "https://web.payments.example.com/oauth2/callback"},
+			map[string]any{"url": "https://web.payments.example.com/silent-renew"},
+		},
+		"spec.forProvider.authorizationFlow": "default-provider-authorization-implicit-consent",
+		"spec.writeConnectionSecretToRef":    map[string]any{"name": "web-oidc", "namespace": "team-payments"},
+	})
+	o.want(t, "sso-application", map[string]any{
+		"kind": "Application", "apiVersion": "authentik.identity.crossplane.io/v1alpha1",
+		"spec.forProvider.slug": "payments-web", "spec.forProvider.oauth2ProviderRef.name": "payments-web",
+	})
+	validRender(t, o)
+}
+
+func TestServiceClaimWithoutSSO(t *testing.T) {
+	o := render(t, "serviceclaim", "serviceclaim-plain.yaml", "--required-resources="+testdata("tenant-ready.yaml"))
+	if diff := cmp.Diff([]string{"application", "tenant-usage"}, o.names()); diff != "" {
+		t.Fatalf("composed resources (-want +got):\n%s", diff)
+	}
+	o.want(t, "application", map[string]any{
+		"metadata.name": "payments-worker",
+		// XRD default replicas: 1.
+		"spec.source.helm.parameters[1].value": "1",
+	})
+	validRender(t, o)
+}
+
+func TestKeystoneIdentityBackendLDAP(t *testing.T) {
+	o := render(t, "keystoneidentitybackend", "kib-ldap.yaml")
+	if diff := cmp.Diff([]string{"domain", "domainconfig"}, o.names()); diff != "" {
+		t.Fatalf("composed resources (-want +got):\n%s", diff)
+	}
+	o.want(t, "domain", map[string]any{
+		"kind": "Domain", "metadata.name": "corp-ldap-4hd8s-domain",
+		"spec.forProvider.name": "corp", "spec.forProvider.description": "Corporate directory",
+		"spec.providerConfigRef.name": "keystone",
+		// Manage + Retain (the defaults).
+		"spec.managementPolicies": []any{"*"}, "spec.adoptionPolicy": "FailOnConflict", "spec.deletionPolicy": "Orphan",
+	})
+	o.want(t, "domainconfig", map[string]any{
+		"kind": "DomainConfig", "spec.forProvider.domainRef.name": "corp-ldap-4hd8s-domain",
+		"spec.providerConfigRef.name":                     "keystone",
+		"spec.forProvider.ldap.url":                       "ldap://127.0.0.1:3890",
+		"spec.forProvider.ldap.readOnly":                  true,
+		"spec.forProvider.ldap.bindCredentialsSecretRef":  map[string]any{"name": "corp-ldap-bind", "namespace": "identity"},
+		"spec.forProvider.ldap.users.idAttribute":         "uid",
+		"spec.forProvider.ldap.extraOptions":              map[string]any{"page_size": "100"},
+	})
+	o.wantCondition(t, "DomainReady", "False", "DomainPending")
+	o.wantCondition(t, "ConfigProjected", "False", "WaitingForProjection")
+	o.wantCondition(t, "BackendReady", "False", "NotAllReady")
+	o.wantCondition(t, "Ready", "False", "Creating")
+	validRender(t, o)
+}
+
+func TestKeystoneIdentityBackendOIDC(t *testing.T) {
+	o := render(t, "keystoneidentitybackend", "kib-oidc.yaml")
+	want := []string{
+		"domain", "group-federated-users", "group-federated-users-role-member-domain",
+		"group-federated-users-role-reader-project-ops", "identityprovider", "mapping",
+		"project-ops", "protocol", "role-member", "role-reader",
+	}
+	if diff := cmp.Diff(want, o.names()); diff != "" {
+		t.Fatalf("composed resources (-want +got):\n%s", diff)
+	}
+	x := "cobaltcore-oidc-p2w7v"
+	o.want(t, "domain", map[string]any{
+		// Adopt: looked up and never changed, always retained whatever deletionPolicy says.
+		"spec.managementPolicies": []any{"Observe"}, "spec.adoptionPolicy": "AdoptExisting", "spec.deletionPolicy": "Orphan",
+	})
+	o.want(t, "identityprovider", map[string]any{
+		"kind": "IdentityProvider", "metadata.name": x + "-idp",
+		"spec.forProvider.id":             "cobaltcore-oidc",
+		"spec.forProvider.remoteIds":      []any{"https://keycloak.example.com/realms/cobaltcore"},
+		"spec.forProvider.domainRef.name": x + "-domain",
+	})
+	o.want(t, "mapping", map[string]any{
+		"kind": "Mapping", "spec.forProvider.id": "cobaltcore-oidc-openid",
+		"spec.forProvider.rules[0].remote[0].anyOneOf": []any{"https://keycloak.example.com/realms/cobaltcore"},
+		"spec.forProvider.rules[0].local[0].group.name": "federated-users",
+	})
+	o.want(t, "protocol", map[string]any{
+		"kind": "Protocol", "spec.forProvider.id": "openid",
+		"spec.forProvider.identityProviderRef.name": x + "-idp", "spec.forProvider.mappingRef.name": x + "-mapping",
+	})
+	o.want(t, "group-federated-users", map[string]any{
+		"kind": "Group", "spec.forProvider.name": "federated-users", "spec.forProvider.domainRef.name": x + "-domain",
+	})
+	o.want(t, "project-ops", map[string]any{
+		"kind": "Project", "spec.managementPolicies": []any{"Observe"}, "spec.forProvider.name": "ops",
+	})
+	o.want(t, "group-federated-users-role-reader-project-ops", map[string]any{
+		"kind": "RoleAssignment", "spec.forProvider.projectRef.name": x + "-project-ops",
+		"spec.forProvider.roleRef.name": x + "-role-reader", "spec.forProvider.groupRef.name": x + "-group-federated-users",
+	})
+	o.wantCondition(t, "DomainReady", "False", "DomainPending")
+	o.wantCondition(t, "FederationObjectsReady", "False", "WaitingForFederationObjects")
+	o.wantCondition(t, "MappingsReady", "False", "WaitingForMappings")
+	o.wantCondition(t, "BackendReady", "False", "NotAllReady")
+	validRender(t, o)
+}
+
+func TestAuthentikFederation(t *testing.T) {
+	o := render(t, "authentikfederation", "authentikfederation.yaml")
+	want := []string{"application", "domain", "group", "identityprovider", "mapping", "oauth2provider", "protocol", "role", "role-assignment-domain"}
+	if diff := cmp.Diff(want, o.names()); diff != "" {
+		t.Fatalf("composed resources (-want +got):\n%s", diff)
+	}
+	x := "authentik-kc8zt"
+	issuer := "https://sso.example.com/application/o/keystone/"
+	o.want(t, "oauth2provider", map[string]any{
+		"spec.forProvider.name": "keystone-keystone", "spec.forProvider.issuerMode": "per_provider",
+		"spec.writeConnectionSecretToRef": map[string]any{"name": "authentik-oidc-client", "namespace": "identity"},
+		"spec.forProvider.redirectUris[0].url": "https://keystone.example.com/v3/auth/OS-FEDERATION/identity_providers/authentik/protocols/openid/websso",
+	})
+	o.want(t, "application", map[string]any{"spec.forProvider.slug": "keystone", "spec.forProvider.oauth2ProviderRef.name": x + "-oidc"})
+	o.want(t, "domain", map[string]any{"spec.managementPolicies": []any{"Observe"}, "spec.forProvider.name": "corp"})
+	o.want(t, "identityprovider", map[string]any{
+		"spec.forProvider.id": "authentik", "spec.forProvider.remoteIds": []any{issuer},
+		"spec.forProvider.domainRef.name": x + "-domain",
+	})
+	o.want(t, "mapping", map[string]any{
+		"spec.forProvider.id": "authentik-openid",
+		"spec.forProvider.rules[0].remote[0]": map[string]any{"type": "HTTP_OIDC_ISS", "anyOneOf": []any{issuer}},
+		"spec.forProvider.rules[0].local[0].group": map[string]any{"name": "authentik-users", "domain": map[string]any{"name": "corp"}},
+	})
+	o.want(t, "protocol", map[string]any{"spec.forProvider.id": "openid", "spec.forProvider.remoteIdAttribute": "HTTP_OIDC_ISS"})
+	o.want(t, "role-assignment-domain", map[string]any{
+		"spec.forProvider.domainRef.name": x + "-domain", "spec.forProvider.groupRef.name": x + "-group",
+		"spec.forProvider.roleRef.name": x + "-role",
+	})
+	o.wantCondition(t, "AuthentikReady", "False", "WaitingForAuthentik")
+	o.wantCondition(t, "FederationObjectsReady", "False", "WaitingForFederationObjects")
+	o.wantCondition(t, "MappingsReady", "False", "WaitingForMappings")
+	validRender(t, o)
+}
