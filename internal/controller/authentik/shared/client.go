@@ -45,36 +45,22 @@ func ClientFor(o managedkind.Options) func(context.Context, client.Reader, *iden
 	}
 }
 
-// An APIError is authentik's answer to a failed request, described without the request body
-// (which can hold a client secret).
-type APIError struct {
-	Status  int
-	Message string
-}
-
-func (e *APIError) Error() string { return e.Message }
-
-// Wrap describes a failed API call; IsNotFound recognises a 404 through it. A nil err is nil.
+// Wrap describes a failed API call as an *authentik.Error (authentik's answer, never the
+// request, which can hold a client secret) with context; IsNotFound recognises a 404 through
+// it. A nil err is nil.
 func Wrap(err error, resp *http.Response, format string, args ...any) error {
 	if err == nil {
 		return nil
 	}
-	e := &APIError{Message: authentik.Describe(err, resp)}
-	if resp != nil {
-		e.Status = resp.StatusCode
-	}
-	return errors.Wrapf(e, format, args...)
+	return errors.Wrapf(authentik.AsError(err, resp), format, args...)
 }
 
 // IsNotFound reports whether err is authentik's 404.
-func IsNotFound(err error) bool {
-	var e *APIError
-	return errors.As(err, &e) && e.Status == http.StatusNotFound
-}
+func IsNotFound(err error) bool { return authentik.IsNotFoundError(err) }
 
 // IsUniqueName reports whether err is authentik's answer to a provider name that is taken,
 // by a provider of any type.
 func IsUniqueName(err error) bool {
-	var e *APIError
+	var e *authentik.Error
 	return errors.As(err, &e) && e.Status == http.StatusBadRequest && strings.Contains(e.Message, "Provider with this name already exists.")
 }
