@@ -4,6 +4,10 @@ package controller
 import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
+	authentikapplication "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/application"
+	authentikoauth2provider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/oauth2provider"
+	authentikproxyprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/proxyprovider"
+	authentiksamlprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/samlprovider"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/config"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/domain"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/domainconfig"
@@ -25,6 +29,10 @@ var setups = []struct {
 	{identityprovider.Setup, identityprovider.SetupGated},
 	{mapping.Setup, mapping.SetupGated},
 	{protocol.Setup, protocol.SetupGated},
+	{authentikapplication.Setup, authentikapplication.SetupGated},
+	{authentikoauth2provider.Setup, authentikoauth2provider.SetupGated},
+	{authentiksamlprovider.Setup, authentiksamlprovider.SetupGated},
+	{authentikproxyprovider.Setup, authentikproxyprovider.SetupGated},
 	{project.Setup, project.SetupGated},
 	{role.Setup, role.SetupGated},
 	{group.Setup, group.SetupGated},
