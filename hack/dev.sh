@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # hack/dev.sh up|down — the provider running locally against a real control plane:
-# kube-apiserver + etcd (cluster/local/controlplane, with package/crds installed), Keystone and
-# slapd on 127.0.0.1, the `keystone-admin` Secret and example ProviderConfig, and the provider
-# binary itself. `up` again rebuilds and restarts the provider and reuses the running services;
+# kube-apiserver + etcd (cluster/local/controlplane, with package/crds installed), Keystone,
+# slapd and the authentik API server (hack/authentik.sh) on 127.0.0.1, the `keystone-admin` and
+# `authentik-token` Secrets and example ProviderConfigs, and the provider binary itself. `up`
+# again rebuilds and restarts the provider and reuses the running services;
 # `down` stops every process `up` started, by PID.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -68,8 +69,10 @@ up() {
   launch_controlplane "$k8s"
   "$ROOT/hack/keystone.sh" start
   "$ROOT/hack/slapd.sh" start
+  # A stable port when 9000 is free, so a browser tab or a kubeconfig survives `make dev` again.
+  AUTHENTIK_PORT=$(free_port 9000) "$ROOT/hack/authentik.sh" start
   await_controlplane
-  set -a; source "$STATE_DIR/keystone.env"; source "$STATE_DIR/slapd.env"; set +a
+  set -a; source "$STATE_DIR/keystone.env"; source "$STATE_DIR/slapd.env"; source "$STATE_DIR/authentik.env"; set +a
 
   kubectl create namespace crossplane-system --dry-run=client -o yaml | kubectl apply -f - >/dev/null
   kubectl -n crossplane-system create secret generic keystone-admin \
@@ -81,17 +84,22 @@ up() {
   else
     log "examples/providerconfig/keystone.yaml does not exist yet: no ProviderConfig applied"
   fi
+  kubectl -n crossplane-system create secret generic authentik-token \
+    --from-literal=token="$AUTHENTIK_TOKEN" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
+  # The authentik API server's port is chosen at start-up: the example says ${AUTHENTIK_URL}.
+  sed "s|\${AUTHENTIK_URL}|$AUTHENTIK_URL|g" examples/providerconfig/authentik.yaml | kubectl apply -f -
   start_provider
 
   cat <<MSG
 
-Dev environment is up: provider (pid $(<"$PROVIDER_PID")), kube-apiserver, Keystone at $KEYSTONE_URL, LDAP at $LDAP_URL.
+Dev environment is up: provider (pid $(<"$PROVIDER_PID")), kube-apiserver, Keystone at $KEYSTONE_URL, LDAP at $LDAP_URL,
+authentik API server at $AUTHENTIK_URL/api/v3 (in-memory test stand-in: its objects are lost when it stops).
   export KUBECONFIG=$KUBECONFIG_PATH
   export PATH=$k8s:\$PATH    # kubectl
   kubectl get providerconfig
   kubectl get managed
-Logs: $LOGS/{controlplane,provider}.log, $STATE_DIR/keystone/keystone.log
-Credentials: $STATE_DIR/keystone.env, $STATE_DIR/slapd.env
+Logs: $LOGS/{controlplane,provider}.log, $STATE_DIR/keystone/keystone.log, $STATE_DIR/authentik/apiserver.log
+Credentials: $STATE_DIR/keystone.env, $STATE_DIR/slapd.env, $STATE_DIR/authentik.env
 Stop everything: make dev-down
 MSG
 }
@@ -101,6 +109,7 @@ down() {
   stop_pidfile "$CP_PID"
   "$ROOT/hack/keystone.sh" stop
   "$ROOT/hack/slapd.sh" stop
+  "$ROOT/hack/authentik.sh" stop
   # Safety net for a control plane that died without stopping its children.
   local left
   left=$(pgrep -f -- "$CP_TMP/" || true)

@@ -5,9 +5,11 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	authentikapplication "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/application"
+	authentikgroup "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/group"
 	authentikoauth2provider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/oauth2provider"
 	authentikproxyprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/proxyprovider"
 	authentiksamlprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/samlprovider"
+	authentikuser "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/user"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/config"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/domain"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/domainconfig"
@@ -25,6 +27,8 @@ var setups = []struct {
 	setup, gated func(ctrl.Manager, managedkind.Options) error
 }{
 	{domain.Setup, domain.SetupGated},
+	{authentikgroup.Setup, authentikgroup.SetupGated},
+	{authentikuser.Setup, authentikuser.SetupGated},
 	{domainconfig.Setup, domainconfig.SetupGated},
 	{identityprovider.Setup, identityprovider.SetupGated},
 	{mapping.Setup, mapping.SetupGated},

@@ -54,7 +54,7 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
-	for _, v := range []string{"KUBEBUILDER_ASSETS", "KEYSTONE_URL", "KEYSTONE_ADMIN_PASSWORD"} {
+	for _, v := range append([]string{"KUBEBUILDER_ASSETS", "KEYSTONE_URL", "KEYSTONE_ADMIN_PASSWORD"}, authentikEnvVars...) {
 		if os.Getenv(v) == "" {
 			fmt.Fprintf(os.Stderr, "%s is not set: run the end-to-end tests with `make test` (hack/with-services.sh starts what they need)\n", v)
 			return 1
@@ -71,6 +71,7 @@ func run(m *testing.M) int {
 	}
 	cfg, err := env.Start()
 	must(err)
+	restConfig = cfg
 	defer func() { _ = env.Stop() }()
 
 	kube, err = client.New(cfg, client.Options{Scheme: scheme})
@@ -82,6 +83,7 @@ func run(m *testing.M) int {
 	keystone, err = newKeystoneEnv(ctx)
 	must(err)
 	must(setupProviderConfigs(ctx))
+	must(setupAuthentik(ctx))
 
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
 	must(err)
@@ -94,10 +96,15 @@ func run(m *testing.M) int {
 	})
 	o.Features.Enable(feature.EnableBetaManagementPolicies)
 	o.Keystone.Transport = counter
+	o.Authentik.Transport = counter
 	must(controller.Setup(mgr, o))
 	go func() { must(mgr.Start(ctx)) }()
 
-	return m.Run()
+	code := m.Run()
+	if !authentikViolations() && code == 0 {
+		code = 1
+	}
+	return code
 }
 
 // setupProviderConfigs creates the Secret and ProviderConfig every Keystone test uses.

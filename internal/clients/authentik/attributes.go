@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"reflect"
+	"strings"
 
 	extv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
@@ -12,11 +13,24 @@ import (
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
-// MarkerAttribute is the attributes key where groups and users carry their provenance marker.
-// It never changes: objects marked by earlier releases must still be recognised.
-const MarkerAttribute = "identity.crossplane.io/provenance"
+// Attribute keys the provider writes itself. They never change: objects written by earlier
+// releases must still be recognised.
+const (
+	// ReservedPrefix starts every key the provider keeps for itself; a spec cannot set one.
+	ReservedPrefix = "identity.crossplane.io/"
+	// MarkerAttribute is where groups and users carry their provenance marker.
+	MarkerAttribute = ReservedPrefix + "provenance"
+	// PasswordVersionAttribute is where a user records which version of its password Secret
+	// was last set as its password (the Secret's UID, resourceVersion and key: nothing of the
+	// password). Kept in authentik, it survives a lost status update or a re-created resource,
+	// so a password is sent again only when the Secret changes.
+	PasswordVersionAttribute = ReservedPrefix + "password-secret-version"
+)
 
-const errDecodeAttribute = "cannot decode attribute %q of the spec"
+const (
+	errDecodeAttribute = "cannot decode attribute %q of the spec"
+	errReservedKey     = "spec.forProvider.attributes must not set %q: keys starting with %s are the provider's own (its provenance marker and the password's Secret version); remove it from the spec"
+)
 
 // AttributeMarker reads the marker of an attributes map. A missing, non-string or unreadable
 // marker proves nothing, so all three are nil.
@@ -34,12 +48,17 @@ func AttributeMarker(attrs map[string]any) *provenance.Marker {
 
 // DecodeAttributes decodes the JSON values of a spec's attributes the way the API client
 // decodes authentik's answers (numbers as float64), so that they compare with observed ones.
+// Keys starting with ReservedPrefix are refused: CEL cannot see into free-form values, so this
+// is where a spec that sets one is caught.
 func DecodeAttributes(spec map[string]extv1.JSON) (map[string]any, error) {
 	if spec == nil {
 		return nil, nil
 	}
 	out := make(map[string]any, len(spec))
 	for k, j := range spec {
+		if strings.HasPrefix(k, ReservedPrefix) {
+			return nil, errors.Errorf(errReservedKey, k, ReservedPrefix)
+		}
 		var v any
 		if len(j.Raw) > 0 {
 			if err := json.Unmarshal(j.Raw, &v); err != nil {

@@ -3,6 +3,7 @@ package authentik
 import (
 	"errors"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -27,6 +28,11 @@ func TestDecodeAttributes(t *testing.T) {
 	}
 	if _, err := DecodeAttributes(map[string]extv1.JSON{"bad": {Raw: []byte(`{`)}}); err == nil {
 		t.Errorf("DecodeAttributes(bad JSON): want an error")
+	}
+	for _, k := range []string{MarkerAttribute, PasswordVersionAttribute, ReservedPrefix + "future"} {
+		if _, err := DecodeAttributes(map[string]extv1.JSON{k: {Raw: []byte(`"v=v1"`)}}); err == nil || !strings.Contains(err.Error(), "must not set") {
+			t.Errorf("DecodeAttributes(%s): want the reserved key refused, got %v", k, err)
+		}
 	}
 }
 

@@ -1,0 +1,132 @@
+package v1alpha1
+
+import (
+	"reflect"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+)
+
+// GroupParameters are the configurable fields of an authentik group.
+type GroupParameters struct {
+	// Name of the group. It is how an existing group is found when the resource has no
+	// external name yet, so it should be unique in authentik.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:Pattern=`\S`
+	Name string `json:"name"`
+
+	// IsSuperuser makes every member of the group a superuser. authentik's default is false.
+	// +optional
+	IsSuperuser *bool `json:"isSuperuser,omitempty"`
+
+	// Parents are the pks (UUIDs) of the groups this group inherits from. Usually filled in
+	// from ParentRefs or ParentSelector. When set, it is the complete list: parents not listed
+	// are removed, and an empty list removes them all. When unset, the group's parents are
+	// left alone.
+	// +optional
+	// +crossplane:generate:reference:type=Group
+	// +crossplane:generate:reference:refFieldName=ParentRefs
+	// +crossplane:generate:reference:selectorFieldName=ParentSelector
+	Parents []string `json:"parents"`
+
+	// ParentRefs reference the Groups whose pks fill Parents.
+	// +optional
+	ParentRefs []xpv2.Reference `json:"parentRefs,omitempty"`
+
+	// ParentSelector selects the Groups whose pks fill Parents.
+	// +optional
+	ParentSelector *xpv2.Selector `json:"parentSelector,omitempty"`
+
+	// Attributes are free-form JSON values under string keys. Only the keys set here are
+	// managed: keys set in authentik by other means are kept, and a key removed from here is
+	// left as it is in authentik. Keys starting with identity.crossplane.io/ are the
+	// provider's own (its provenance marker; a user's password Secret version): a spec that
+	// sets one is refused when reconciled.
+	// +optional
+	Attributes Attributes `json:"attributes,omitempty"`
+
+	// Roles are the names of the authentik RBAC roles the group's members get. Each must
+	// exist in authentik; names are looked up whenever the roles have to be written. When set,
+	// it is the complete list (empty removes every role); when unset, the group's roles are
+	// left alone.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:items:MinLength=1
+	Roles []string `json:"roles"`
+}
+
+// GroupObservation is the observed state of an authentik group.
+type GroupObservation struct {
+	// ID is authentik's pk of the group, a UUID (also the external name).
+	ID string `json:"id,omitempty"`
+
+	// NumPK is authentik's numeric ID of the group.
+	NumPK int32 `json:"numPk,omitempty"`
+
+	Name        string `json:"name,omitempty"`
+	IsSuperuser bool   `json:"isSuperuser,omitempty"`
+
+	// Parents are the pks of the group's parents.
+	Parents []string `json:"parents,omitempty"`
+
+	// Roles are the names of the group's roles.
+	Roles []string `json:"roles,omitempty"`
+
+	// Provenance tells whether the group was created, adopted or only observed.
+	Provenance identityv1alpha1.Provenance `json:"provenance,omitempty"`
+}
+
+// A GroupSpec defines the desired state of a Group.
+type GroupSpec struct {
+	xpv2.ClusterManagedResourceSpec `json:",inline"`
+	identityv1alpha1.AdoptionSpec   `json:",inline"`
+
+	ForProvider GroupParameters `json:"forProvider"`
+}
+
+// A GroupStatus represents the observed state of a Group.
+type GroupStatus struct {
+	xpv2.ManagedResourceStatus `json:",inline"`
+	AtProvider                 GroupObservation `json:"atProvider,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// A Group is an authentik group of users.
+// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
+// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
+// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
+// +kubebuilder:printcolumn:name="PROVENANCE",type="string",JSONPath=".status.atProvider.provenance",priority=1
+// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:scope=Cluster,categories={crossplane,managed,identity,authentik}
+type Group struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   GroupSpec   `json:"spec"`
+	Status GroupStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// GroupList contains a list of Group.
+type GroupList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Group `json:"items"`
+}
+
+// Group type metadata.
+var (
+	GroupKind             = reflect.TypeFor[Group]().Name()
+	GroupGroupKind        = SchemeGroupVersion.WithKind(GroupKind).GroupKind()
+	GroupGroupVersionKind = SchemeGroupVersion.WithKind(GroupKind)
+)
+
+func init() {
+	SchemeBuilder.Register(&Group{}, &GroupList{})
+}

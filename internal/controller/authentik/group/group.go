@@ -1,0 +1,299 @@
+// Package group manages authentik groups.
+package group
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/google/go-cmp/cmp"
+	api "goauthentik.io/api/v3"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+
+	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
+	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
+)
+
+const (
+	errCreate      = "cannot create authentik group %q"
+	errUpdate      = "cannot update authentik group %q (pk %s)"
+	errDelete      = "cannot delete authentik group %q (pk %s)"
+	errAttributes  = "cannot use spec.forProvider.attributes of authentik group %q"
+	errListRoles   = "cannot look up authentik role %q"
+	errNoRole      = "authentik role %q does not exist: create it in authentik, or remove it from spec.forProvider.roles"
+	errManyRoles   = "%d authentik roles are named %q; rename all but one in authentik"
+	errReadGroup   = "cannot read authentik group %s"
+	errListGroups  = "cannot list authentik groups named %q"
+	typeName       = "authentik group"
+	notAGroupPKFmt = "authentik group %q"
+)
+
+// Setup adds a controller that reconciles Group managed resources.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	name := managed.ControllerName(v1alpha1.GroupGroupKind.String())
+	c := managedkind.NewConnector(mgr.GetClient(), event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
+		clients.Authentik, v1alpha1.GroupGroupKind.String(), o.Authentik.Client,
+		func(c *api.APIClient) adoption.Driver[*v1alpha1.Group, api.Group] { return &external{c: c} },
+		func(mg *v1alpha1.Group) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
+	return managedkind.Setup(mgr, o, v1alpha1.GroupGroupVersionKind, &v1alpha1.Group{}, c)
+}
+
+// SetupGated adds the controller once the Group CRD is installed.
+func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupGated(mgr, o, v1alpha1.GroupGroupVersionKind, Setup)
+}
+
+// external drives authentik groups for the adoption engine.
+type external struct {
+	c *api.APIClient
+}
+
+// Get reads a group by pk. Members are not asked for: a large group's users_obj would cost
+// more than everything else of the reconcile, and the spec does not manage them.
+func (e *external) Get(ctx context.Context, _ *v1alpha1.Group, id string) (api.Group, error) {
+	if !isUUID(id) {
+		return api.Group{}, authentik.NotFound(fmt.Sprintf(notAGroupPKFmt, id))
+	}
+	g, resp, err := e.c.CoreAPI.CoreGroupsRetrieve(ctx, id).IncludeUsers(false).Execute()
+	if err != nil {
+		return api.Group{}, errors.Wrapf(authentik.AsError(err, resp), errReadGroup, id)
+	}
+	return *g, nil
+}
+
+// Find looks a group up by name. authentik's filter is exact; the names are compared again
+// here so that a server that matched loosely could never bind a different group.
+func (e *external) Find(ctx context.Context, mg *v1alpha1.Group) ([]api.Group, error) {
+	name := mg.Spec.ForProvider.Name
+	all, err := authentik.ListAll(ctx, func(page int32) ([]api.Group, int32, error) {
+		l, resp, err := e.c.CoreAPI.CoreGroupsList(ctx).Name(name).IncludeUsers(false).Page(page).PageSize(authentik.PageSize).Execute()
+		if err != nil {
+			return nil, 0, authentik.AsError(err, resp)
+		}
+		return l.Results, authentik.NextPage(l.Pagination), nil
+	})
+	if err != nil {
+		return nil, errors.Wrapf(err, errListGroups, name)
+	}
+	return slices.DeleteFunc(all, func(g api.Group) bool { return g.Name != name }), nil
+}
+
+func (e *external) IsNotFound(err error) bool { return authentik.IsNotFoundError(err) }
+
+func (e *external) Describe(g api.Group) adoption.Description {
+	return adoption.Description{ID: g.Pk, Type: typeName, Key: g.Name, Marker: authentik.AttributeMarker(g.Attributes)}
+}
+
+func (e *external) Observe(mg *v1alpha1.Group, g api.Group, p identityv1alpha1.Provenance) adoption.Observation {
+	mg.Status.AtProvider = v1alpha1.GroupObservation{
+		ID: g.Pk, NumPK: g.NumPk, Name: g.Name, IsSuperuser: g.GetIsSuperuser(),
+		Parents: sortedSet(g.Parents), Roles: roleNames(g), Provenance: p,
+	}
+	fp := &mg.Spec.ForProvider
+	li := false
+	if fp.IsSuperuser == nil {
+		fp.IsSuperuser, li = new(g.GetIsSuperuser()), true
+	}
+	want, err := desired(fp)
+	if err != nil {
+		// A spec whose attributes cannot be decoded is reported by Update, which gets the
+		// same error: the object is never written from a spec that cannot be read.
+		return adoption.Observation{UpToDate: false, Diff: err.Error(), LateInitialized: li}
+	}
+	diff := cmp.Diff(want, observed(g, fp, want))
+	return adoption.Observation{UpToDate: diff == "", Diff: diff, LateInitialized: li}
+}
+
+func (e *external) Create(ctx context.Context, mg *v1alpha1.Group, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+	fp := &mg.Spec.ForProvider
+	want, err := desired(fp)
+	if err != nil {
+		return "", nil, errors.Wrapf(err, errAttributes, fp.Name)
+	}
+	req := api.NewGroupRequest(fp.Name)
+	req.IsSuperuser = fp.IsSuperuser
+	if fp.Parents != nil {
+		req.Parents = nonNil(fp.Parents)
+	}
+	if fp.Roles != nil {
+		if req.Roles, err = e.rolePKs(ctx, fp.Roles); err != nil {
+			return "", nil, errors.Wrapf(err, errCreate, fp.Name)
+		}
+	}
+	req.Attributes, _ = authentik.MergeAttributes(nil, want.Attributes, m)
+	g, resp, err := e.c.CoreAPI.CoreGroupsCreate(ctx).GroupRequest(*req).Execute()
+	if err != nil {
+		return "", nil, errors.Wrapf(authentik.AsError(err, resp), errCreate, fp.Name)
+	}
+	return g.Pk, nil, nil
+}
+
+// Update sends only the managed fields that differ from the observed group, and the marker.
+// Roles are looked up by name only when they have to be written.
+func (e *external) Update(ctx context.Context, mg *v1alpha1.Group, g api.Group, m provenance.Marker) (managed.ConnectionDetails, error) {
+	fp := &mg.Spec.ForProvider
+	req, rolesChanged, err := patch(fp, g, m)
+	if err != nil {
+		return nil, errors.Wrapf(err, errAttributes, fp.Name)
+	}
+	if rolesChanged {
+		if req.Roles, err = e.rolePKs(ctx, fp.Roles); err != nil {
+			return nil, errors.Wrapf(err, errUpdate, g.Name, g.Pk)
+		}
+	}
+	if isEmpty(req) {
+		return nil, nil
+	}
+	if _, resp, err := e.c.CoreAPI.CoreGroupsPartialUpdate(ctx, g.Pk).PatchedGroupRequest(req).Execute(); err != nil {
+		return nil, errors.Wrapf(authentik.AsError(err, resp), errUpdate, g.Name, g.Pk)
+	}
+	return nil, nil
+}
+
+func (e *external) Delete(ctx context.Context, _ *v1alpha1.Group, g api.Group) error {
+	resp, err := e.c.CoreAPI.CoreGroupsDestroy(ctx, g.Pk).Execute()
+	if err != nil && !authentik.IsNotFound(resp) {
+		return errors.Wrapf(authentik.AsError(err, resp), errDelete, g.Name, g.Pk)
+	}
+	return nil
+}
+
+// rolePKs resolves role names to pks, in the order given.
+func (e *external) rolePKs(ctx context.Context, names []string) ([]string, error) {
+	pks := make([]string, 0, len(names))
+	for _, name := range names {
+		roles, err := authentik.ListAll(ctx, func(page int32) ([]api.Role, int32, error) {
+			l, resp, err := e.c.RbacAPI.RbacRolesList(ctx).Name(name).Page(page).PageSize(authentik.PageSize).Execute()
+			if err != nil {
+				return nil, 0, authentik.AsError(err, resp)
+			}
+			return l.Results, authentik.NextPage(l.Pagination), nil
+		})
+		if err != nil {
+			return nil, errors.Wrapf(err, errListRoles, name)
+		}
+		roles = slices.DeleteFunc(roles, func(r api.Role) bool { return r.Name != name })
+		switch len(roles) {
+		case 0:
+			return nil, errors.Errorf(errNoRole, name)
+		case 1:
+			pks = append(pks, roles[0].Pk)
+		default:
+			return nil, errors.Errorf(errManyRoles, len(roles), name)
+		}
+	}
+	return pks, nil
+}
+
+// managedFields is what the spec manages, in a form that compares: lists as sorted sets and
+// attributes as decoded JSON. Nil means "not managed".
+type managedFields struct {
+	Name        string
+	IsSuperuser *bool
+	Parents     []string
+	Roles       []string
+	Attributes  map[string]any
+}
+
+func desired(fp *v1alpha1.GroupParameters) (managedFields, error) {
+	attrs, err := authentik.DecodeAttributes(fp.Attributes)
+	if err != nil {
+		return managedFields{}, err
+	}
+	return managedFields{Name: fp.Name, IsSuperuser: fp.IsSuperuser, Parents: sortedSet(fp.Parents), Roles: sortedSet(fp.Roles), Attributes: attrs}, nil
+}
+
+// observed projects a group onto the fields the spec sets, so unset fields never differ.
+func observed(g api.Group, fp *v1alpha1.GroupParameters, want managedFields) managedFields {
+	o := managedFields{Name: g.Name}
+	if fp.IsSuperuser != nil {
+		o.IsSuperuser = new(g.GetIsSuperuser())
+	}
+	if fp.Parents != nil {
+		o.Parents = nonNil(sortedSet(g.Parents))
+	}
+	if fp.Roles != nil {
+		o.Roles = nonNil(roleNames(g))
+	}
+	o.Attributes = authentik.ManagedAttributes(g.Attributes, want.Attributes)
+	return o
+}
+
+// patch returns the PATCH body for the fields that differ and whether the roles differ (their
+// pks are left for the caller to look up). The marker always goes with the attributes.
+func patch(fp *v1alpha1.GroupParameters, g api.Group, m provenance.Marker) (api.PatchedGroupRequest, bool, error) {
+	want, err := desired(fp)
+	if err != nil {
+		return api.PatchedGroupRequest{}, false, err
+	}
+	have := observed(g, fp, want)
+	req := api.PatchedGroupRequest{}
+	if want.Name != have.Name {
+		req.Name = new(want.Name)
+	}
+	if !cmp.Equal(want.IsSuperuser, have.IsSuperuser) {
+		req.IsSuperuser = want.IsSuperuser
+	}
+	if !cmp.Equal(want.Parents, have.Parents) {
+		req.Parents = nonNil(fp.Parents)
+	}
+	if attrs, changed := authentik.MergeAttributes(g.Attributes, want.Attributes, m); changed {
+		req.Attributes = attrs
+	}
+	return req, !cmp.Equal(want.Roles, have.Roles), nil
+}
+
+func isEmpty(r api.PatchedGroupRequest) bool {
+	return r.Name == nil && r.IsSuperuser == nil && r.Parents == nil && r.Roles == nil && r.Attributes == nil && r.Users == nil
+}
+
+func roleNames(g api.Group) []string {
+	names := make([]string, 0, len(g.RolesObj))
+	for _, r := range g.RolesObj {
+		names = append(names, r.Name)
+	}
+	return sortedSet(names)
+}
+
+// sortedSet returns a sorted copy without duplicates; nil stays nil.
+func sortedSet(s []string) []string {
+	if s == nil {
+		return nil
+	}
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, c := range s {
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if c != '-' {
+				return false
+			}
+		case !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'):
+			return false
+		}
+	}
+	return true
+}

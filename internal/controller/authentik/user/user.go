@@ -1,0 +1,384 @@
+// Package user manages authentik users.
+package user
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/google/go-cmp/cmp"
+	api "goauthentik.io/api/v3"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
+	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
+)
+
+const (
+	errCreate      = "cannot create authentik user %q"
+	errUpdate      = "cannot update authentik user %q (pk %d)"
+	errDelete      = "cannot delete authentik user %q (pk %d)"
+	errSetPassword = "cannot set the password of authentik user %q (pk %d) from Secret %s/%s key %q"
+	errAttributes  = "cannot use spec.forProvider.attributes of authentik user %q"
+	errReadUser    = "cannot read authentik user %d"
+	errListUsers   = "cannot list authentik users named %q"
+	errReadSecret  = "cannot read the password Secret %s/%s"
+	errNoSecretKey = "the password Secret %s/%s has no key %q, or it is empty"
+	notAUserPK     = "authentik user %q"
+	typeName       = "authentik user"
+)
+
+// clientSet is what a user driver works with: the API client, and the Kubernetes reader for
+// the password Secret.
+type clientSet struct {
+	api  *api.APIClient
+	kube client.Reader
+}
+
+// Setup adds a controller that reconciles User managed resources.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	name := managed.ControllerName(v1alpha1.UserGroupKind.String())
+	clientFor := func(ctx context.Context, kube client.Reader, pc *identityv1alpha1.ProviderConfig) (clientSet, error) {
+		c, err := o.Authentik.Client(ctx, kube, pc)
+		return clientSet{api: c, kube: kube}, err
+	}
+	c := managedkind.NewConnector(mgr.GetClient(), event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
+		clients.Authentik, v1alpha1.UserGroupKind.String(), clientFor,
+		func(c clientSet) adoption.Driver[*v1alpha1.User, api.User] { return &external{c: c.api, kube: c.kube} },
+		func(mg *v1alpha1.User) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
+	return managedkind.Setup(mgr, o, v1alpha1.UserGroupVersionKind, &v1alpha1.User{}, c)
+}
+
+// SetupGated adds the controller once the User CRD is installed.
+func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupGated(mgr, o, v1alpha1.UserGroupVersionKind, Setup)
+}
+
+// external drives authentik users for the adoption engine. It lives for one reconcile.
+type external struct {
+	c    *api.APIClient
+	kube client.Reader
+
+	// password is the state of the password Secret, read with the user (Observe must not
+	// read anything) and only when the spec names one.
+	password *secretState
+}
+
+// secretState is what Observe needs to know about the password Secret: its version, or why
+// it could not be read. Never the password.
+type secretState struct {
+	version string
+	err     error
+}
+
+func (e *external) Get(ctx context.Context, mg *v1alpha1.User, id string) (api.User, error) {
+	pk, err := strconv.ParseInt(id, 10, 32)
+	if err != nil || pk <= 0 {
+		return api.User{}, authentik.NotFound(fmt.Sprintf(notAUserPK, id))
+	}
+	e.readSecret(ctx, mg)
+	u, resp, err := e.c.CoreAPI.CoreUsersRetrieve(ctx, int32(pk)).Execute()
+	if err != nil {
+		return api.User{}, errors.Wrapf(authentik.AsError(err, resp), errReadUser, pk)
+	}
+	return *u, nil
+}
+
+// Find looks a user up by username, authentik's unique key for users. Group and role objects
+// are not asked for: the spec manages group pks only.
+func (e *external) Find(ctx context.Context, mg *v1alpha1.User) ([]api.User, error) {
+	e.readSecret(ctx, mg)
+	name := mg.Spec.ForProvider.Username
+	all, err := authentik.ListAll(ctx, func(page int32) ([]api.User, int32, error) {
+		l, resp, err := e.c.CoreAPI.CoreUsersList(ctx).Username(name).IncludeGroups(false).IncludeRoles(false).
+			Page(page).PageSize(authentik.PageSize).Execute()
+		if err != nil {
+			return nil, 0, authentik.AsError(err, resp)
+		}
+		return l.Results, authentik.NextPage(l.Pagination), nil
+	})
+	if err != nil {
+		return nil, errors.Wrapf(err, errListUsers, name)
+	}
+	return slices.DeleteFunc(all, func(u api.User) bool { return u.Username != name }), nil
+}
+
+func (e *external) IsNotFound(err error) bool { return authentik.IsNotFoundError(err) }
+
+func (e *external) Describe(u api.User) adoption.Description {
+	return adoption.Description{ID: strconv.Itoa(int(u.Pk)), Type: typeName, Key: u.Username, Marker: authentik.AttributeMarker(u.Attributes)}
+}
+
+func (e *external) Observe(mg *v1alpha1.User, u api.User, p identityv1alpha1.Provenance) adoption.Observation {
+	fp := &mg.Spec.ForProvider
+	mg.Status.AtProvider = observation(u, p)
+	li := false
+	if fp.IsActive == nil {
+		fp.IsActive, li = new(u.GetIsActive()), true
+	}
+	want, err := desired(fp)
+	if err != nil {
+		// Update gets the same error: a spec that cannot be read is never written.
+		return adoption.Observation{UpToDate: false, Diff: err.Error(), LateInitialized: li}
+	}
+	diff := cmp.Diff(want, observed(u, fp, want)) + passwordDiff(fp.PasswordSecretRef, e.password, passwordVersion(u))
+	return adoption.Observation{UpToDate: diff == "", Diff: diff, LateInitialized: li}
+}
+
+// Create creates the user without a password: the reconcile that follows sets it (Update) and
+// records the Secret's version, so a create whose password failed is retried like any other
+// stale password, and the password is never sent twice.
+func (e *external) Create(ctx context.Context, mg *v1alpha1.User, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+	fp := &mg.Spec.ForProvider
+	want, err := desired(fp)
+	if err != nil {
+		return "", nil, errors.Wrapf(err, errAttributes, fp.Username)
+	}
+	req := api.NewUserRequest(fp.Username, ptrValue(fp.Name))
+	req.IsActive = fp.IsActive
+	req.Email = fp.Email
+	req.Path = fp.Path
+	if fp.Type != nil {
+		req.Type = new(api.UserTypeEnum(*fp.Type))
+	}
+	if fp.Groups != nil {
+		req.Groups = nonNil(fp.Groups)
+	}
+	req.Attributes, _ = authentik.MergeAttributes(nil, want.Attributes, m)
+	u, resp, err := e.c.CoreAPI.CoreUsersCreate(ctx).UserRequest(*req).Execute()
+	if err != nil {
+		return "", nil, errors.Wrapf(authentik.AsError(err, resp), errCreate, fp.Username)
+	}
+	return strconv.Itoa(int(u.Pk)), nil, nil
+}
+
+// Update sets the password first when the Secret changed since it was last set, then sends
+// in one PATCH the managed fields that differ from the observed user, the marker and the
+// Secret's new version. A failed PATCH after a set password only means the password is sent
+// once more; the other order could record a version whose password never arrived.
+func (e *external) Update(ctx context.Context, mg *v1alpha1.User, u api.User, m provenance.Marker) (managed.ConnectionDetails, error) {
+	fp := &mg.Spec.ForProvider
+	version := ""
+	if ref := fp.PasswordSecretRef; ref != nil && passwordDiff(ref, e.password, passwordVersion(u)) != "" {
+		pw, v, err := readPassword(ctx, e.kube, ref)
+		if err != nil {
+			return nil, errors.Wrapf(err, errSetPassword, u.Username, u.Pk, ref.Namespace, ref.Name, ref.Key)
+		}
+		resp, err := e.c.CoreAPI.CoreUsersSetPasswordCreate(ctx, u.Pk).UserPasswordSetRequest(*api.NewUserPasswordSetRequest(string(pw))).Execute()
+		if err != nil {
+			return nil, errors.Wrapf(authentik.AsError(err, resp), errSetPassword, u.Username, u.Pk, ref.Namespace, ref.Name, ref.Key)
+		}
+		version = v
+	}
+	req, err := patch(fp, u, m, version)
+	if err != nil {
+		return nil, errors.Wrapf(err, errAttributes, fp.Username)
+	}
+	if isEmpty(req) {
+		return nil, nil
+	}
+	if _, resp, err := e.c.CoreAPI.CoreUsersPartialUpdate(ctx, u.Pk).PatchedUserRequest(req).Execute(); err != nil {
+		return nil, errors.Wrapf(authentik.AsError(err, resp), errUpdate, u.Username, u.Pk)
+	}
+	return nil, nil
+}
+
+func (e *external) Delete(ctx context.Context, _ *v1alpha1.User, u api.User) error {
+	resp, err := e.c.CoreAPI.CoreUsersDestroy(ctx, u.Pk).Execute()
+	if err != nil && !authentik.IsNotFound(resp) {
+		return errors.Wrapf(authentik.AsError(err, resp), errDelete, u.Username, u.Pk)
+	}
+	return nil
+}
+
+// readSecret records the password Secret's version once per reconcile, for Observe.
+func (e *external) readSecret(ctx context.Context, mg *v1alpha1.User) {
+	ref := mg.Spec.ForProvider.PasswordSecretRef
+	if ref == nil || e.password != nil {
+		return
+	}
+	_, version, err := readPassword(ctx, e.kube, ref)
+	e.password = &secretState{version: version, err: err}
+}
+
+// readPassword reads the password and the Secret's version: its UID, resourceVersion and the
+// key, which change whenever the password can have changed and reveal nothing about it.
+func readPassword(ctx context.Context, kube client.Reader, ref *xpv2.SecretKeySelector) ([]byte, string, error) {
+	s := &corev1.Secret{}
+	if err := kube.Get(ctx, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, s); err != nil {
+		return nil, "", errors.Wrapf(err, errReadSecret, ref.Namespace, ref.Name)
+	}
+	pw := s.Data[ref.Key]
+	if len(pw) == 0 {
+		return nil, "", errors.Errorf(errNoSecretKey, ref.Namespace, ref.Name, ref.Key)
+	}
+	return pw, fmt.Sprintf("%s/%s/%s", s.UID, s.ResourceVersion, ref.Key), nil
+}
+
+// passwordDiff explains why the password must be set, or is empty when it need not be.
+func passwordDiff(ref *xpv2.SecretKeySelector, s *secretState, last string) string {
+	switch {
+	case ref == nil:
+		return ""
+	case s == nil:
+		return "password: the Secret was not read in this reconcile\n"
+	case s.err != nil:
+		return "password: " + s.err.Error() + "\n"
+	case last == "":
+		return fmt.Sprintf("password: not yet set from Secret %s/%s\n", ref.Namespace, ref.Name)
+	case s.version != last:
+		return fmt.Sprintf("password: Secret %s/%s changed since the password was last set\n", ref.Namespace, ref.Name)
+	}
+	return ""
+}
+
+func observation(u api.User, p identityv1alpha1.Provenance) v1alpha1.UserObservation {
+	return v1alpha1.UserObservation{
+		ID: strconv.Itoa(int(u.Pk)), UUID: u.Uuid, Username: u.Username, Name: u.Name, Email: u.GetEmail(),
+		IsActive: u.GetIsActive(), IsSuperuser: u.IsSuperuser, Type: string(u.GetType()), Path: u.GetPath(),
+		Groups: sortedSet(u.Groups), PasswordSecretVersion: passwordVersion(u), Provenance: p,
+	}
+}
+
+// passwordVersion is the Secret version the user's attributes say its password was set from.
+func passwordVersion(u api.User) string {
+	v, _ := u.Attributes[authentik.PasswordVersionAttribute].(string)
+	return v
+}
+
+// managedFields is what the spec manages, in a form that compares: groups as a sorted set and
+// attributes as decoded JSON. Nil means "not managed".
+type managedFields struct {
+	Username   string
+	Name       *string
+	Email      *string
+	IsActive   *bool
+	Type       *string
+	Path       *string
+	Groups     []string
+	Attributes map[string]any
+}
+
+func desired(fp *v1alpha1.UserParameters) (managedFields, error) {
+	attrs, err := authentik.DecodeAttributes(fp.Attributes)
+	if err != nil {
+		return managedFields{}, err
+	}
+	return managedFields{
+		Username: fp.Username, Name: fp.Name, Email: fp.Email, IsActive: fp.IsActive, Type: fp.Type, Path: fp.Path,
+		Groups: sortedSet(fp.Groups), Attributes: attrs,
+	}, nil
+}
+
+// observed projects a user onto the fields the spec sets, so unset fields never differ.
+func observed(u api.User, fp *v1alpha1.UserParameters, want managedFields) managedFields {
+	o := managedFields{Username: u.Username}
+	if fp.Name != nil {
+		o.Name = new(u.Name)
+	}
+	if fp.Email != nil {
+		o.Email = new(u.GetEmail())
+	}
+	if fp.IsActive != nil {
+		o.IsActive = new(u.GetIsActive())
+	}
+	if fp.Type != nil {
+		o.Type = new(string(u.GetType()))
+	}
+	if fp.Path != nil {
+		o.Path = new(u.GetPath())
+	}
+	if fp.Groups != nil {
+		o.Groups = nonNil(sortedSet(u.Groups))
+	}
+	o.Attributes = authentik.ManagedAttributes(u.Attributes, want.Attributes)
+	return o
+}
+
+// patch returns the PATCH body for the managed fields that differ; the marker always goes
+// with the attributes, and so does the password's Secret version when one was just set.
+func patch(fp *v1alpha1.UserParameters, u api.User, m provenance.Marker, passwordVersion string) (api.PatchedUserRequest, error) {
+	want, err := desired(fp)
+	if err != nil {
+		return api.PatchedUserRequest{}, err
+	}
+	have := observed(u, fp, want)
+	req := api.PatchedUserRequest{}
+	if want.Username != have.Username {
+		req.Username = new(want.Username)
+	}
+	if !cmp.Equal(want.Name, have.Name) {
+		req.Name = want.Name
+	}
+	if !cmp.Equal(want.Email, have.Email) {
+		req.Email = want.Email
+	}
+	if !cmp.Equal(want.IsActive, have.IsActive) {
+		req.IsActive = want.IsActive
+	}
+	if !cmp.Equal(want.Type, have.Type) {
+		req.Type = new(api.UserTypeEnum(*want.Type))
+	}
+	if !cmp.Equal(want.Path, have.Path) {
+		req.Path = want.Path
+	}
+	if !cmp.Equal(want.Groups, have.Groups) {
+		req.Groups = nonNil(fp.Groups)
+	}
+	attrs := want.Attributes
+	if passwordVersion != "" {
+		attrs = maps.Clone(attrs)
+		if attrs == nil {
+			attrs = map[string]any{}
+		}
+		attrs[authentik.PasswordVersionAttribute] = passwordVersion
+	}
+	if attrs, changed := authentik.MergeAttributes(u.Attributes, attrs, m); changed {
+		req.Attributes = attrs
+	}
+	return req, nil
+}
+
+func isEmpty(r api.PatchedUserRequest) bool {
+	return r.Username == nil && r.Name == nil && r.Email == nil && r.IsActive == nil && r.Type == nil &&
+		r.Path == nil && r.Groups == nil && r.Roles == nil && r.Attributes == nil && !r.LastLogin.IsSet()
+}
+
+// sortedSet returns a sorted copy without duplicates; nil stays nil.
+func sortedSet(s []string) []string {
+	if s == nil {
+		return nil
+	}
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func ptrValue(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
