@@ -6,7 +6,7 @@ SHELL := /bin/bash
 export PATH := $(PATH):/usr/local/go/bin
 BIN_DIR ?= _output/bin
 
-.PHONY: all generate check-generated build test dev dev-down bench
+.PHONY: all generate check-generated build packages test dev dev-down bench
 
 all: build
 
@@ -23,6 +23,12 @@ check-generated: generate
 build:
 	go build ./...
 	go build -o $(BIN_DIR)/provider ./cmd/provider
+	hack/build-packages.sh
+
+# The provider, function-identity-platform and platform Configuration packages (.xpkg, no Docker)
+# in _output/xpkg; see docs/compositions.md.
+packages:
+	hack/build-packages.sh
 
 test:
 	hack/test.sh

@@ -18,8 +18,8 @@ mkdir -p "$OUT" "$BIN"
 eval "$("$ROOT/hack/build-crossplane.sh")"
 
 export CGO_ENABLED=0 GOOS=linux GOARCH=$ARCH
-go build -trimpath -ldflags "-s -w" -o "$BIN/linux-$ARCH/provider" ./cmd/provider
-(cd functions/identity-platform && go build -trimpath -ldflags "-s -w" -o "$BIN/linux-$ARCH/function-identity-platform" .)
+go build -ldflags "-s -w" -o "$BIN/linux-$ARCH/provider" ./cmd/provider
+(cd functions/identity-platform && go build -ldflags "-s -w" -o "$BIN/linux-$ARCH/function-identity-platform" .)
 unset GOOS GOARCH
 (cd cluster/image && go build -o "$BIN/build-image" .)
 
