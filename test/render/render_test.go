@@ -112,13 +112,13 @@ func TestServiceClaimWithSSO(t *testing.T) {
 	o.want(t, "application", map[string]any{
 		"apiVersion": "argoproj.io/v1alpha1", "kind": "Application",
 		"metadata.name": "payments-web", "metadata.namespace": "argocd",
-		"metadata.finalizers":               []any{"resources-finalizer.argocd.argoproj.io"},
-		"spec.destination.namespace":        "team-payments",
-		"spec.source.repoURL":               "https://github.com/crossplane-contrib/provider-identity.git",
-		"spec.source.path":                  "charts/platform-service",
-		"spec.source.helm.parameters[0]":    map[string]any{"name": "image", "value": "ghcr.io/acme/web:1.4.2"},
-		"spec.source.helm.parameters[1]":    map[string]any{"name": "replicas", "value": "3"},
-		"spec.syncPolicy.automated.prune":   true,
+		"metadata.finalizers":             []any{"resources-finalizer.argocd.argoproj.io"},
+		"spec.destination.namespace":      "team-payments",
+		"spec.source.repoURL":             "https://github.com/crossplane-contrib/provider-identity.git",
+		"spec.source.path":                "charts/platform-service",
+		"spec.source.helm.parameters[0]":  map[string]any{"name": "image", "value": "ghcr.io/acme/web:1.4.2"},
+		"spec.source.helm.parameters[1]":  map[string]any{"name": "replicas", "value": "3"},
+		"spec.syncPolicy.automated.prune": true,
 	})
 	o.want(t, "tenant-usage", map[string]any{
 		"kind": "ClusterUsage", "spec.of.kind": "Tenant", "spec.of.resourceRef.name": "payments",
@@ -169,12 +169,12 @@ func TestKeystoneIdentityBackendLDAP(t *testing.T) {
 	})
 	o.want(t, "domainconfig", map[string]any{
 		"kind": "DomainConfig", "spec.forProvider.domainRef.name": "corp-ldap-4hd8s-domain",
-		"spec.providerConfigRef.name":                     "keystone",
-		"spec.forProvider.ldap.url":                       "ldap://127.0.0.1:3890",
-		"spec.forProvider.ldap.readOnly":                  true,
-		"spec.forProvider.ldap.bindCredentialsSecretRef":  map[string]any{"name": "corp-ldap-bind", "namespace": "identity"},
-		"spec.forProvider.ldap.users.idAttribute":         "uid",
-		"spec.forProvider.ldap.extraOptions":              map[string]any{"page_size": "100"},
+		"spec.providerConfigRef.name":                    "keystone",
+		"spec.forProvider.ldap.url":                      "ldap://127.0.0.1:3890",
+		"spec.forProvider.ldap.readOnly":                 true,
+		"spec.forProvider.ldap.bindCredentialsSecretRef": map[string]any{"name": "corp-ldap-bind", "namespace": "identity"},
+		"spec.forProvider.ldap.users.idAttribute":        "uid",
+		"spec.forProvider.ldap.extraOptions":             map[string]any{"page_size": "100"},
 	})
 	o.wantCondition(t, "DomainReady", "False", "DomainPending")
 	o.wantCondition(t, "ConfigProjected", "False", "WaitingForProjection")
@@ -206,7 +206,7 @@ func TestKeystoneIdentityBackendOIDC(t *testing.T) {
 	})
 	o.want(t, "mapping", map[string]any{
 		"kind": "Mapping", "spec.forProvider.id": "cobaltcore-oidc-openid",
-		"spec.forProvider.rules[0].remote[0].anyOneOf": []any{"https://keycloak.example.com/realms/cobaltcore"},
+		"spec.forProvider.rules[0].remote[0].anyOneOf":  []any{"https://keycloak.example.com/realms/cobaltcore"},
 		"spec.forProvider.rules[0].local[0].group.name": "federated-users",
 	})
 	o.want(t, "protocol", map[string]any{
@@ -240,7 +240,7 @@ func TestAuthentikFederation(t *testing.T) {
 	issuer := "https://sso.example.com/application/o/keystone/"
 	o.want(t, "oauth2provider", map[string]any{
 		"spec.forProvider.name": "keystone-keystone", "spec.forProvider.issuerMode": "per_provider",
-		"spec.writeConnectionSecretToRef": map[string]any{"name": "authentik-oidc-client", "namespace": "identity"},
+		"spec.writeConnectionSecretToRef":      map[string]any{"name": "authentik-oidc-client", "namespace": "identity"},
 		"spec.forProvider.redirectUris[0].url": "https://keystone.example.com/v3/auth/OS-FEDERATION/identity_providers/authentik/protocols/openid/websso",
 	})
 	o.want(t, "application", map[string]any{"spec.forProvider.slug": "keystone", "spec.forProvider.oauth2ProviderRef.name": x + "-oidc"})
@@ -250,8 +250,8 @@ func TestAuthentikFederation(t *testing.T) {
 		"spec.forProvider.domainRef.name": x + "-domain",
 	})
 	o.want(t, "mapping", map[string]any{
-		"spec.forProvider.id": "authentik-openid",
-		"spec.forProvider.rules[0].remote[0]": map[string]any{"type": "HTTP_OIDC_ISS", "anyOneOf": []any{issuer}},
+		"spec.forProvider.id":                      "authentik-openid",
+		"spec.forProvider.rules[0].remote[0]":      map[string]any{"type": "HTTP_OIDC_ISS", "anyOneOf": []any{issuer}},
 		"spec.forProvider.rules[0].local[0].group": map[string]any{"name": "authentik-users", "domain": map[string]any{"name": "corp"}},
 	})
 	o.want(t, "protocol", map[string]any{"spec.forProvider.id": "openid", "spec.forProvider.remoteIdAttribute": "HTTP_OIDC_ISS"})
