@@ -295,7 +295,17 @@ func (e *External[MR, O]) annotate(ctx context.Context, mg MR, m provenance.Mark
 	if e.annotations == nil {
 		return nil
 	}
-	return errors.Wrap(e.annotations.UpdateCriticalAnnotations(ctx, mg), errPersistName)
+	// Persist through a copy: the API server answers the update with the stored status, which
+	// would replace the status this reconcile observed and the reconciler persists next.
+	cp, ok := mg.DeepCopyObject().(MR)
+	if !ok {
+		return errors.Wrap(e.annotations.UpdateCriticalAnnotations(ctx, mg), errPersistName)
+	}
+	if err := e.annotations.UpdateCriticalAnnotations(ctx, cp); err != nil {
+		return errors.Wrap(err, errPersistName)
+	}
+	mg.SetResourceVersion(cp.GetResourceVersion())
+	return nil
 }
 
 // Disconnect does nothing: clients are shared and cached per ProviderConfig.

@@ -283,3 +283,47 @@ func TestExternalWrites(t *testing.T) {
 		}
 	})
 }
+
+// apiServerAnnotations persists like the API server does: an update of the resource answers
+// with the stored status, which replaces the caller's in-memory status, and a new
+// resourceVersion.
+type apiServerAnnotations struct{ calls int }
+
+func (a *apiServerAnnotations) UpdateCriticalAnnotations(_ context.Context, o client.Object) error {
+	a.calls++
+	mg := o.(*v1alpha1.Domain)
+	mg.Status = v1alpha1.DomainStatus{}
+	mg.SetResourceVersion("rv-" + string(rune('0'+a.calls)))
+	return nil
+}
+
+// Adopting a markerless object persists its marker annotation in the middle of the reconcile;
+// the status observed in that reconcile must survive it, since the reconciler persists the
+// in-memory status right after Update.
+func TestMarkerlessAdoptionKeepsObservedStatus(t *testing.T) {
+	ann := &apiServerAnnotations{}
+	d := &fakeDriver{byKey: []obj{{ID: "1", Key: "a", Markerless: true}}}
+	e := NewExternal(d, Config[*v1alpha1.Domain]{
+		GroupKind: groupKind, Installation: "here", Annotations: ann,
+		Policy: func(mg *v1alpha1.Domain) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
+	})
+	mg := newMR(withPolicy(identityv1alpha1.AdoptExisting))
+	if _, err := e.Observe(context.Background(), mg); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Update(context.Background(), mg); err != nil {
+		t.Fatal(err)
+	}
+	type state struct {
+		Provenance  identityv1alpha1.Provenance
+		Ready       string
+		Marker      string
+		Version     string
+		Persistence int
+	}
+	want := state{Provenance: identityv1alpha1.Adopted, Ready: string(xpv2.Available().Reason), Marker: ours(provenance.OriginAdopted).Encode(), Version: "rv-2", Persistence: 2}
+	got := state{mg.Status.AtProvider.Provenance, string(mg.GetCondition(xpv2.TypeReady).Reason), mg.GetAnnotations()[AnnotationMarker], mg.GetResourceVersion(), ann.calls}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("after adopting a markerless object: -want, +got:\n%s", diff)
+	}
+}

@@ -19,6 +19,8 @@ import (
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/project"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/protocol"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/role"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/roleassignment"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/user"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 )
 
@@ -40,6 +42,8 @@ var setups = []struct {
 	{project.Setup, project.SetupGated},
 	{role.Setup, role.SetupGated},
 	{group.Setup, group.SetupGated},
+	{user.Setup, user.SetupGated},
+	{roleassignment.Setup, roleassignment.SetupGated},
 }
 
 // Setup adds every controller to the manager at once.

@@ -1,0 +1,171 @@
+package v1alpha1
+
+import (
+	"reflect"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+)
+
+// UserParameters are the configurable fields of a Keystone user.
+// +kubebuilder:validation:XValidation:rule="has(self.domainId) || has(self.domainRef) || has(self.domainSelector)",message="a user belongs to a domain: set one of domainId, domainRef or domainSelector (domainId: default is Keystone's Default domain)"
+type UserParameters struct {
+	// Name of the user. User names are unique within their domain; the name and the domain
+	// are how an existing user is found when the resource has no external name yet.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=255
+	// +kubebuilder:validation:Pattern=`\S`
+	Name string `json:"name"`
+
+	// DomainID is the Keystone ID of the user's domain ("default" for Keystone's Default
+	// domain). Keystone cannot move a user to another domain, so it cannot be changed once
+	// set. Usually filled in from DomainRef or DomainSelector.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="domainId cannot be changed: Keystone cannot move a user to another domain; create a new User instead"
+	// +crossplane:generate:reference:type=Domain
+	// +crossplane:generate:reference:refFieldName=DomainRef
+	// +crossplane:generate:reference:selectorFieldName=DomainSelector
+	DomainID *string `json:"domainId,omitempty"`
+
+	// DomainRef references the Domain whose ID fills DomainID.
+	// +optional
+	DomainRef *xpv2.Reference `json:"domainRef,omitempty"`
+
+	// DomainSelector selects the Domain whose ID fills DomainID.
+	// +optional
+	DomainSelector *xpv2.Selector `json:"domainSelector,omitempty"`
+
+	// Description of the user.
+	// +optional
+	// +kubebuilder:validation:MaxLength=255
+	Description *string `json:"description,omitempty"`
+
+	// Enabled users can authenticate. Keystone's default is true.
+	// +optional
+	Enabled *bool `json:"enabled,omitempty"`
+
+	// Email address of the user. Keystone keeps it as an extra attribute named email.
+	// +optional
+	// +kubebuilder:validation:MaxLength=255
+	Email *string `json:"email,omitempty"`
+
+	// DefaultProjectID is the Keystone ID of the project the user's tokens are scoped to when
+	// they ask for no scope. It grants nothing by itself: assign a role on the project too.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	// +crossplane:generate:reference:type=Project
+	// +crossplane:generate:reference:refFieldName=DefaultProjectRef
+	// +crossplane:generate:reference:selectorFieldName=DefaultProjectSelector
+	DefaultProjectID *string `json:"defaultProjectId,omitempty"`
+
+	// DefaultProjectRef references the Project whose ID fills DefaultProjectID.
+	// +optional
+	DefaultProjectRef *xpv2.Reference `json:"defaultProjectRef,omitempty"`
+
+	// DefaultProjectSelector selects the Project whose ID fills DefaultProjectID.
+	// +optional
+	DefaultProjectSelector *xpv2.Selector `json:"defaultProjectSelector,omitempty"`
+
+	// PasswordSecretRef selects the key of a Secret that holds the user's password. Keystone
+	// never returns passwords, so the provider cannot see a password changed outside it: it
+	// sends the password when the user is first managed and again whenever the Secret
+	// changes (see status.atProvider.passwordFingerprint). Unset, the password is not managed.
+	// +optional
+	PasswordSecretRef *xpv2.SecretKeySelector `json:"passwordSecretRef,omitempty"`
+}
+
+// A PasswordFingerprint identifies the version of a password Secret whose value was last sent
+// to Keystone. It is derived from the Secret's metadata only and holds nothing computed from
+// the password, so it reveals nothing about it. Any change of the Secret (a new value, or a
+// Secret deleted and made again) changes the fingerprint, and the password is sent again.
+type PasswordFingerprint struct {
+	// Namespace of the Secret.
+	Namespace string `json:"namespace"`
+	// Name of the Secret.
+	Name string `json:"name"`
+	// Key of the password in the Secret.
+	Key string `json:"key"`
+	// UID of the Secret.
+	UID string `json:"uid"`
+	// ResourceVersion of the Secret when its value was read and sent.
+	ResourceVersion string `json:"resourceVersion"`
+}
+
+// UserObservation is the observed state of a Keystone user.
+type UserObservation struct {
+	// ID is Keystone's ID of the user (also the external name).
+	ID string `json:"id,omitempty"`
+
+	Name             string `json:"name,omitempty"`
+	DomainID         string `json:"domainId,omitempty"`
+	Description      string `json:"description,omitempty"`
+	Enabled          bool   `json:"enabled,omitempty"`
+	Email            string `json:"email,omitempty"`
+	DefaultProjectID string `json:"defaultProjectId,omitempty"`
+
+	// PasswordFingerprint identifies the Secret version whose password was last sent to
+	// Keystone; empty while the password is not managed or was not sent yet.
+	// +optional
+	PasswordFingerprint *PasswordFingerprint `json:"passwordFingerprint,omitempty"`
+
+	// Provenance tells whether the user was created, adopted or only observed.
+	Provenance identityv1alpha1.Provenance `json:"provenance,omitempty"`
+}
+
+// A UserSpec defines the desired state of a User.
+type UserSpec struct {
+	xpv2.ClusterManagedResourceSpec `json:",inline"`
+	identityv1alpha1.AdoptionSpec   `json:",inline"`
+
+	ForProvider UserParameters `json:"forProvider"`
+}
+
+// A UserStatus represents the observed state of a User.
+type UserStatus struct {
+	xpv2.ManagedResourceStatus `json:",inline"`
+	AtProvider                 UserObservation `json:"atProvider,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// A User is a Keystone user.
+// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
+// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
+// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
+// +kubebuilder:printcolumn:name="PROVENANCE",type="string",JSONPath=".status.atProvider.provenance",priority=1
+// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:scope=Cluster,categories={crossplane,managed,identity,keystone}
+type User struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   UserSpec   `json:"spec"`
+	Status UserStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// UserList contains a list of User.
+type UserList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []User `json:"items"`
+}
+
+// User type metadata.
+var (
+	UserKind             = reflect.TypeFor[User]().Name()
+	UserGroupKind        = SchemeGroupVersion.WithKind(UserKind).GroupKind()
+	UserGroupVersionKind = SchemeGroupVersion.WithKind(UserKind)
+)
+
+func init() {
+	SchemeBuilder.Register(&User{}, &UserList{})
+}

@@ -1,0 +1,264 @@
+// Package roleassignment manages Keystone role assignments.
+//
+// An assignment is a fact (this role, to this user or group, on this project or domain,
+// inherited or not), not an object: it has no ID, no fields and nowhere to keep a provenance
+// marker. Its external name is therefore its key, readable in EXTERNAL-NAME:
+//
+//	<project|domain>/<target ID>/<user|group>/<actor ID>/role/<role ID>[/inherited]
+//
+// for example project/0c7f.../user/4b1e.../role/9fe2... or
+// domain/default/group/77aa.../role/9fe2.../inherited. The key maps one to one onto the
+// assignment's URL in the identity API (/v3/projects/{id}/users/{id}/roles/{id}, under
+// /v3/OS-INHERIT/... with /inherited_to_projects for inherited ones), which is checked with one
+// HEAD per poll. The marker lives on the managed resource (adoption.AnnotationMarker): an
+// assignment that exists without this resource having made or adopted it is AdoptionRequired
+// under FailOnConflict, and deleting the resource unassigns only what it owns.
+package roleassignment
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/gophercloud/gophercloud/v2"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+
+	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
+	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
+)
+
+const (
+	errKey        = "external name %q is not a role assignment key: want <project|domain>/<ID>/<user|group>/<ID>/role/<ID>, optionally followed by /inherited"
+	errUnresolved = "the %s of the role assignment is not known: set spec.forProvider.%s, or wait for its reference or selector to resolve"
+	errCheck      = "cannot check Keystone role assignment %s"
+	errAssign     = "cannot assign Keystone role (%s)"
+	errUnassign   = "cannot unassign Keystone role (%s)"
+	errChanged    = "spec.forProvider now names the role assignment %s, but this resource manages %s. An assignment cannot be changed: restore the spec, or create another RoleAssignment and delete this one"
+
+	typeName = "Keystone role assignment"
+
+	inheritedSuffix = "inherited"
+)
+
+// An assignment is one role assignment, identified entirely by its key.
+type assignment struct {
+	// Target is "project" or "domain".
+	Target   string
+	TargetID string
+	// Actor is "user" or "group".
+	Actor     string
+	ActorID   string
+	RoleID    string
+	Inherited bool
+}
+
+// Key renders the assignment as its external name.
+func (a assignment) Key() string {
+	k := strings.Join([]string{a.Target, a.TargetID, a.Actor, a.ActorID, "role", a.RoleID}, "/")
+	if a.Inherited {
+		k += "/" + inheritedSuffix
+	}
+	return k
+}
+
+// parseKey reads an external name written by Key.
+func parseKey(s string) (assignment, error) {
+	p := strings.Split(s, "/")
+	a := assignment{}
+	switch {
+	case len(p) == 7 && p[6] == inheritedSuffix:
+		a.Inherited = true
+	case len(p) == 6:
+	default:
+		return a, errors.Errorf(errKey, s)
+	}
+	a.Target, a.TargetID, a.Actor, a.ActorID, a.RoleID = p[0], p[1], p[2], p[3], p[5]
+	if (a.Target != "project" && a.Target != "domain") || (a.Actor != "user" && a.Actor != "group") || p[4] != "role" ||
+		a.TargetID == "" || a.ActorID == "" || a.RoleID == "" {
+		return assignment{}, errors.Errorf(errKey, s)
+	}
+	return a, nil
+}
+
+// url is the assignment's address in the identity API.
+func (a assignment) url(sc *gophercloud.ServiceClient) string {
+	parts := []string{a.Target + "s", url.PathEscape(a.TargetID), a.Actor + "s", url.PathEscape(a.ActorID), "roles", url.PathEscape(a.RoleID)}
+	if a.Inherited {
+		return sc.ServiceURL(append(append([]string{"OS-INHERIT"}, parts...), "inherited_to_projects")...)
+	}
+	return sc.ServiceURL(parts...)
+}
+
+// Setup adds a controller that reconciles RoleAssignment managed resources.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	name := managed.ControllerName(v1alpha1.RoleAssignmentGroupKind.String())
+	c := managedkind.NewConnector(mgr.GetClient(), event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
+		clients.Keystone, v1alpha1.RoleAssignmentGroupKind.String(), o.Keystone.Client,
+		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.RoleAssignment, assignment] {
+			return &external{sc: sc}
+		},
+		func(mg *v1alpha1.RoleAssignment) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
+	return managedkind.Setup(mgr, o, v1alpha1.RoleAssignmentGroupVersionKind, &v1alpha1.RoleAssignment{}, c)
+}
+
+// SetupGated adds the controller once the RoleAssignment CRD is installed.
+func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupGated(mgr, o, v1alpha1.RoleAssignmentGroupVersionKind, Setup)
+}
+
+// external drives Keystone role assignments for the adoption engine.
+type external struct {
+	sc *gophercloud.ServiceClient
+}
+
+// Get checks that the assignment named by the external name exists: one HEAD.
+func (e *external) Get(ctx context.Context, _ *v1alpha1.RoleAssignment, id string) (assignment, error) {
+	a, err := parseKey(id)
+	if err != nil {
+		return a, err
+	}
+	return a, e.check(ctx, a)
+}
+
+// Find checks whether the assignment the spec names exists. There is at most one.
+func (e *external) Find(ctx context.Context, mg *v1alpha1.RoleAssignment) ([]assignment, error) {
+	a, err := desired(mg)
+	if err != nil {
+		if meta.WasDeleted(mg) {
+			// A resource being deleted resolves no references: what it cannot name it never
+			// made, and there is nothing to unassign.
+			return nil, nil
+		}
+		return nil, err
+	}
+	err = e.check(ctx, a)
+	switch {
+	case keystone.IsNotFound(err):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	return []assignment{a}, nil
+}
+
+func (e *external) check(ctx context.Context, a assignment) error {
+	_, err := e.sc.Head(ctx, a.url(e.sc), &gophercloud.RequestOpts{OkCodes: []int{http.StatusNoContent}})
+	if err != nil && !keystone.IsNotFound(err) {
+		return errors.Wrapf(errors.New(keystone.Describe(err)), errCheck, a.Key())
+	}
+	return err
+}
+
+func (e *external) IsNotFound(err error) bool { return keystone.IsNotFound(err) }
+
+// Describe presents an assignment; it carries no marker (the engine reads the resource's).
+func (e *external) Describe(a assignment) adoption.Description {
+	return adoption.Description{ID: a.Key(), Type: typeName, Key: a.Key(), Markerless: true}
+}
+
+// Observe records the assignment. Existing is all there is to being up to date, unless the
+// spec now names another assignment than the one this resource manages.
+func (e *external) Observe(mg *v1alpha1.RoleAssignment, a assignment, p identityv1alpha1.Provenance) adoption.Observation {
+	o := v1alpha1.RoleAssignmentObservation{ID: a.Key(), RoleID: a.RoleID, Inherited: a.Inherited, Provenance: p}
+	switch a.Actor {
+	case "user":
+		o.UserID = a.ActorID
+	case "group":
+		o.GroupID = a.ActorID
+	}
+	switch a.Target {
+	case "project":
+		o.ProjectID = a.TargetID
+	case "domain":
+		o.DomainID = a.TargetID
+	}
+	mg.Status.AtProvider = o
+	want, err := desired(mg)
+	if err != nil {
+		// Unresolved references fail the reconcile before Observe; treat as no change.
+		return adoption.Observation{UpToDate: true}
+	}
+	diff := cmp.Diff(want.Key(), a.Key())
+	return adoption.Observation{UpToDate: diff == "", Diff: diff}
+}
+
+// Create assigns the role (PUT, which Keystone treats as idempotent).
+func (e *external) Create(ctx context.Context, mg *v1alpha1.RoleAssignment, _ provenance.Marker) (string, managed.ConnectionDetails, error) {
+	a, err := desired(mg)
+	if err != nil {
+		return "", nil, err
+	}
+	if _, err := e.sc.Put(ctx, a.url(e.sc), nil, nil, &gophercloud.RequestOpts{OkCodes: []int{http.StatusNoContent}}); err != nil {
+		return "", nil, errors.Wrapf(errors.New(keystone.Describe(err)), errAssign, a.Key())
+	}
+	return a.Key(), nil, nil
+}
+
+// Update has nothing to write: an assignment has no fields, and its marker lives on the
+// resource (the engine stamps it on adoption). A spec that now names another assignment is
+// refused rather than silently leaving the old one behind.
+func (e *external) Update(_ context.Context, mg *v1alpha1.RoleAssignment, a assignment, _ provenance.Marker) (managed.ConnectionDetails, error) {
+	want, err := desired(mg)
+	if err != nil {
+		return nil, err
+	}
+	if want != a {
+		return nil, errors.Errorf(errChanged, want.Key(), a.Key())
+	}
+	return nil, nil
+}
+
+// Delete unassigns the observed assignment, the one this resource owns.
+func (e *external) Delete(ctx context.Context, _ *v1alpha1.RoleAssignment, a assignment) error {
+	if _, err := e.sc.Delete(ctx, a.url(e.sc), &gophercloud.RequestOpts{OkCodes: []int{http.StatusNoContent}}); err != nil && !keystone.IsNotFound(err) {
+		return errors.Wrapf(errors.New(keystone.Describe(err)), errUnassign, a.Key())
+	}
+	return nil
+}
+
+// desired is the assignment the spec names, with its references resolved.
+func desired(mg *v1alpha1.RoleAssignment) (assignment, error) {
+	fp := &mg.Spec.ForProvider
+	a := assignment{RoleID: deref(fp.RoleID), Inherited: fp.Inherited != nil && *fp.Inherited}
+	switch {
+	case fp.UserID != nil || fp.UserRef != nil || fp.UserSelector != nil:
+		a.Actor, a.ActorID = "user", deref(fp.UserID)
+	default:
+		a.Actor, a.ActorID = "group", deref(fp.GroupID)
+	}
+	switch {
+	case fp.ProjectID != nil || fp.ProjectRef != nil || fp.ProjectSelector != nil:
+		a.Target, a.TargetID = "project", deref(fp.ProjectID)
+	default:
+		a.Target, a.TargetID = "domain", deref(fp.DomainID)
+	}
+	for _, f := range []struct{ what, field, v string }{
+		{"role", "roleId", a.RoleID},
+		{a.Actor, a.Actor + "Id", a.ActorID},
+		{a.Target, a.Target + "Id", a.TargetID},
+	} {
+		if f.v == "" {
+			return assignment{}, errors.Errorf(errUnresolved, f.what, f.field)
+		}
+	}
+	return a, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
