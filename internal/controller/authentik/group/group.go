@@ -94,10 +94,7 @@ func (e *external) Describe(g api.Group) adoption.Description {
 }
 
 func (e *external) Observe(mg *v1alpha1.Group, g api.Group, p identityv1alpha1.Provenance) adoption.Observation {
-	mg.Status.AtProvider = v1alpha1.GroupObservation{
-		ID: g.Pk, NumPK: g.NumPk, Name: g.Name, IsSuperuser: g.GetIsSuperuser(),
-		Parents: sortedSet(g.Parents), Roles: roleNames(g), Provenance: p,
-	}
+	mg.Status.AtProvider = observation(g, p)
 	fp := &mg.Spec.ForProvider
 	li := false
 	if fp.IsSuperuser == nil {
@@ -153,9 +150,12 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Group, g api.Group, 
 	if isEmpty(req) {
 		return nil, nil
 	}
-	if _, resp, err := e.c.CoreAPI.CoreGroupsPartialUpdate(ctx, g.Pk).PatchedGroupRequest(req).Execute(); err != nil {
+	updated, resp, err := e.c.CoreAPI.CoreGroupsPartialUpdate(ctx, g.Pk).PatchedGroupRequest(req).Execute()
+	if err != nil {
 		return nil, errors.Wrapf(authentik.AsError(err, resp), errUpdate, g.Name, g.Pk)
 	}
+	// Status shows the group as written, not as it was before this update.
+	mg.Status.AtProvider = observation(*updated, mg.Status.AtProvider.Provenance)
 	return nil, nil
 }
 
@@ -165,6 +165,13 @@ func (e *external) Delete(ctx context.Context, _ *v1alpha1.Group, g api.Group) e
 		return errors.Wrapf(authentik.AsError(err, resp), errDelete, g.Name, g.Pk)
 	}
 	return nil
+}
+
+func observation(g api.Group, p identityv1alpha1.Provenance) v1alpha1.GroupObservation {
+	return v1alpha1.GroupObservation{
+		ID: g.Pk, NumPK: g.NumPk, Name: g.Name, IsSuperuser: g.GetIsSuperuser(),
+		Parents: sortedSet(g.Parents), Roles: roleNames(g), Provenance: p,
+	}
 }
 
 // rolePKs resolves role names to pks, in the order given.

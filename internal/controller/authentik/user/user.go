@@ -192,9 +192,12 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.User, u api.User, m 
 	if isEmpty(req) {
 		return nil, nil
 	}
-	if _, resp, err := e.c.CoreAPI.CoreUsersPartialUpdate(ctx, u.Pk).PatchedUserRequest(req).Execute(); err != nil {
+	updated, resp, err := e.c.CoreAPI.CoreUsersPartialUpdate(ctx, u.Pk).PatchedUserRequest(req).Execute()
+	if err != nil {
 		return nil, errors.Wrapf(authentik.AsError(err, resp), errUpdate, u.Username, u.Pk)
 	}
+	// Status shows the user as written (with the new password version), not as it was before.
+	mg.Status.AtProvider = observation(*updated, mg.Status.AtProvider.Provenance)
 	return nil, nil
 }
 
