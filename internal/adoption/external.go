@@ -123,7 +123,7 @@ func (e *External[MR, O]) Observe(ctx context.Context, mg MR) (managed.ExternalO
 	}
 	d := e.driver.Describe(*o)
 	if d.Markerless {
-		d.Marker = e.annotatedMarker(mg)
+		d.Marker = e.annotatedMarker(mg, d.ID)
 	}
 	v, err := decide(request{Self: e.self(mg, ""), Policy: e.policy(mg), ObserveOnly: observeOnly(mg)}, d)
 	if err != nil {
@@ -273,16 +273,19 @@ func (e *External[MR, O]) Delete(ctx context.Context, mg MR) (managed.ExternalDe
 // cannot carry one.
 const AnnotationMarker = "identity.crossplane.io/provenance"
 
-// annotatedMarker returns the marker recorded on the resource for a markerless kind. A create
-// that was started but never recorded as finished (the provider stopped in between) is ours
-// too: only this resource issues creates under its name.
-func (e *External[MR, O]) annotatedMarker(mg MR) *provenance.Marker {
-	if s := mg.GetAnnotations()[AnnotationMarker]; s != "" {
+// annotatedMarker returns the marker recorded on the resource for a markerless kind. It proves
+// ownership only of the object the resource recorded as its own (its external name): when that
+// object is gone and another with the same natural key has appeared, the newcomer is unmarked.
+// A create that was started but never recorded as finished (the provider stopped in between) is
+// ours too: only this resource issues creates under its name.
+func (e *External[MR, O]) annotatedMarker(mg MR, id string) *provenance.Marker {
+	recorded := meta.GetExternalName(mg)
+	if s := mg.GetAnnotations()[AnnotationMarker]; s != "" && recorded == id {
 		if m, err := provenance.Parse(s); err == nil {
 			return &m
 		}
 	}
-	if meta.ExternalCreateIncomplete(mg) {
+	if recorded == "" && meta.ExternalCreateIncomplete(mg) {
 		m := e.self(mg, provenance.OriginCreated)
 		return &m
 	}

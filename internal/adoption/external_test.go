@@ -168,6 +168,15 @@ func TestExternalObserve(t *testing.T) {
 			driver: &fakeDriver{byKey: []obj{{ID: "1", Key: "a", Markerless: true}}},
 			want:   want{obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, externalName: "1", provenance: identityv1alpha1.Owned, persisted: 1, events: []event.Reason{reasonRecovered}},
 		},
+		"MarkerlessReplacedObjectIsNotOurs": {
+			// Our object (ID 1) is gone; a same-named one (ID 2) was made by someone else.
+			mg: newMR(func(mg *v1alpha1.Domain) {
+				meta.SetExternalName(mg, "1")
+				meta.AddAnnotations(mg, map[string]string{AnnotationMarker: ours(provenance.OriginCreated).Encode()})
+			}),
+			driver: &fakeDriver{byKey: []obj{{ID: "2", Key: "a", Markerless: true}}},
+			want:   want{conflict: true, externalName: "1"},
+		},
 		"MarkerlessWithoutEvidence": {
 			mg: newMR(), driver: &fakeDriver{byKey: []obj{{ID: "1", Key: "a", Markerless: true}}},
 			want: want{conflict: true},
