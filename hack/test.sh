@@ -33,3 +33,10 @@ if ((${#e2e[@]})); then
 else
   log "no ./test or ./internal packages yet: no end-to-end tests to run"
 fi
+
+# --- Compositions and packages: end to end ------------------------------------------------------
+# Crossplane core out of cluster with both functions, the provider and real services: a
+# ServiceClaim before its Tenant waits (TenantReady=False), then Tenant and two ServiceClaims
+# converge (~2 min warm).
+log "platform compositions end to end (hack/e2e-platform.sh)"
+"$ROOT/hack/e2e-platform.sh"
