@@ -185,5 +185,42 @@ claim worker ""
 wait_cond 300 Ready=True -n platform-e2e serviceclaim/worker || fail "ServiceClaim worker is not Ready"
 kubectl -n argocd get application payments-worker >/dev/null || fail "no Application payments-worker"
 log "   worker Ready ($((SECONDS - t0)) s)"
-kubectl get tenants,serviceclaims -A
-echo "3 passed, 0 failed"
+
+log "4. a KeystoneIdentityBackend: an LDAP domain of Keystone backed by slapd"
+t0=$SECONDS
+set -a; source "$STATE_DIR/slapd.env"; set +a
+kubectl apply -f cluster/configuration/keystoneidentitybackend/definition.yaml >/dev/null
+wait_cond 120 Established xrd/xkeystoneidentitybackends.platform.identity.crossplane.io || fail "the backend XRD is not Established"
+kubectl apply -f cluster/configuration/keystoneidentitybackend/composition.yaml >/dev/null
+wait_until 60 kubectl get crd keystoneidentitybackends.platform.identity.crossplane.io >/dev/null 2>&1 || fail "no KeystoneIdentityBackend CRD"
+kubectl -n platform-e2e create secret generic corp-ldap-bind --from-literal=username="$LDAP_BIND_DN" \
+  --from-literal=password="$LDAP_BIND_PASSWORD" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
+kubectl apply -f - >/dev/null <<YAML
+apiVersion: platform.identity.crossplane.io/v1alpha1
+kind: KeystoneIdentityBackend
+metadata:
+  name: corp-ldap
+  namespace: platform-e2e
+spec:
+  keystoneRef: {name: keystone}
+  type: LDAP
+  domain: {name: corp-e2e, deletionPolicy: Delete, description: e2e LDAP domain}
+  ldap:
+    url: $LDAP_URL
+    bindCredentialsSecretRef: {name: corp-ldap-bind}
+    suffix: $LDAP_SUFFIX
+    users: {treeDN: "$LDAP_USERS_DN", objectClass: inetOrgPerson, idAttribute: uid, nameAttribute: uid, mailAttribute: mail}
+    groups: {treeDN: "$LDAP_GROUPS_DN", objectClass: groupOfNames, idAttribute: cn, nameAttribute: cn, memberAttribute: member}
+YAML
+wait_cond 300 BackendReady=True -n platform-e2e keystoneidentitybackend/corp-ldap || fail "KeystoneIdentityBackend corp-ldap is not BackendReady"
+wait_cond 60 Ready=True -n platform-e2e keystoneidentitybackend/corp-ldap || fail "KeystoneIdentityBackend corp-ldap is not Ready"
+for c in DomainReady=DomainProvisioned ConfigProjected=ConfigProjected; do
+  got=$(kubectl -n platform-e2e get keystoneidentitybackend corp-ldap -o jsonpath="{.status.conditions[?(@.type==\"${c%%=*}\")].reason}")
+  [[ $got == "${c#*=}" ]] || fail "corp-ldap ${c%%=*}: want reason ${c#*=}, got $got"
+done
+domain_id=$(kubectl -n platform-e2e get keystoneidentitybackend corp-ldap -o jsonpath='{.status.domainID}')
+[[ -n $domain_id ]] || fail "corp-ldap reports no status.domainID"
+log "   corp-ldap Ready: DomainReady/DomainProvisioned, ConfigProjected, domain $domain_id ($((SECONDS - t0)) s)"
+
+kubectl get tenants,serviceclaims,keystoneidentitybackends -A
+echo "4 passed, 0 failed"
