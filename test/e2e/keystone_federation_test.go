@@ -204,6 +204,13 @@ func TestFederationExamples(t *testing.T) {
 	if a, b := keystoneIDs(t, "identity_providers", "identity_providers"), keystoneIDs(t, "mappings", "mappings"); !slices.Equal(a, idpsBefore) || !slices.Equal(b, mappingsBefore) {
 		t.Errorf("Keystone's identity providers %v and mappings %v differ from before (%v, %v)", a, b, idpsBefore, mappingsBefore)
 	}
+	// The observed `member` role is Keystone's own: deleting its resource must leave it.
+	var roles struct {
+		Roles []map[string]any `json:"roles"`
+	}
+	if _, err := keystone.sc.Get(context.Background(), keystone.sc.ServiceURL("roles")+"?name=member", &roles, nil); err != nil || len(roles.Roles) != 1 {
+		t.Errorf("Keystone's member role after deleting its observing resource: %v (err %v)", roles.Roles, err)
+	}
 }
 
 // A hand-made identity provider with the same ID is never written under FailOnConflict: the
