@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/client-go/util/retry"
+
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -132,9 +134,13 @@ func TestCELKeystoneUserRoleAssignment(t *testing.T) {
 		// Filling IDs in where there were none (what reference resolution does) is allowed.
 		ra := celRoleAssignment("cel-ra-refs", ksv1alpha1.RoleAssignmentParameters{RoleRef: ref, GroupRef: ref, DomainRef: ref, Inherited: ptr(false)})
 		create(t, ra)
-		get(t, ra)
-		ra.Spec.ForProvider.RoleID, ra.Spec.ForProvider.GroupID, ra.Spec.ForProvider.DomainID = ptr("r"), ptr("g"), ptr("d")
-		if err := kube.Update(context.Background(), ra); err != nil {
+		// The controller writes the resource too (finalizer, conditions): retry on conflicts.
+		err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+			get(t, ra)
+			ra.Spec.ForProvider.RoleID, ra.Spec.ForProvider.GroupID, ra.Spec.ForProvider.DomainID = ptr("r"), ptr("g"), ptr("d")
+			return kube.Update(context.Background(), ra)
+		})
+		if err != nil {
 			t.Fatalf("filling IDs in from references was rejected: %v", err)
 		}
 	})
