@@ -188,7 +188,7 @@ log "   worker Ready ($((SECONDS - t0)) s)"
 
 log "4. a KeystoneIdentityBackend: an LDAP domain of Keystone backed by slapd"
 t0=$SECONDS
-set -a; source "$STATE_DIR/slapd.env"; set +a
+set -a; source "$STATE_DIR/slapd.env"; source "$STATE_DIR/authentik.env"; set +a
 kubectl apply -f cluster/configuration/keystoneidentitybackend/definition.yaml >/dev/null
 wait_cond 120 Established xrd/xkeystoneidentitybackends.platform.identity.crossplane.io || fail "the backend XRD is not Established"
 kubectl apply -f cluster/configuration/keystoneidentitybackend/composition.yaml >/dev/null
@@ -222,5 +222,73 @@ domain_id=$(kubectl -n platform-e2e get keystoneidentitybackend corp-ldap -o jso
 [[ -n $domain_id ]] || fail "corp-ldap reports no status.domainID"
 log "   corp-ldap Ready: DomainReady/DomainProvisioned, ConfigProjected, domain $domain_id ($((SECONDS - t0)) s)"
 
-kubectl get tenants,serviceclaims,keystoneidentitybackends -A
-echo "4 passed, 0 failed"
+# reasons KIND/NAME TYPE=REASON...: each condition has the reason.
+reasons() {
+  local obj=$1 c got; shift
+  for c in "$@"; do
+    got=$(kubectl -n platform-e2e get "$obj" -o jsonpath="{.status.conditions[?(@.type==\"${c%%=*}\")].reason}")
+    [[ $got == "${c#*=}" ]] || fail "$obj ${c%%=*}: want reason ${c#*=}, got $got"
+  done
+}
+
+log "5. a KeystoneIdentityBackend: OIDC federation with a group and its roles"
+t0=$SECONDS
+kubectl apply -f - >/dev/null <<YAML
+apiVersion: platform.identity.crossplane.io/v1alpha1
+kind: KeystoneIdentityBackend
+metadata:
+  name: fed-oidc
+  namespace: platform-e2e
+spec:
+  keystoneRef: {name: keystone}
+  type: OIDC
+  domain: {name: fed-e2e, deletionPolicy: Delete}
+  oidc: {issuer: "https://idp.example.com/realms/e2e"}
+  mappings:
+  - remote:
+    - {type: HTTP_OIDC_ISS, anyOneOf: ["https://idp.example.com/realms/e2e"]}
+    - {type: HTTP_OIDC_PREFERRED_USERNAME}
+    local:
+    - user: {name: "{0}"}
+      group: {name: federated-users, domain: {name: fed-e2e}}
+  groups:
+  - name: federated-users
+    roleAssignments:
+    - {role: member, domain: true}
+    - {role: reader, project: {name: admin, domainName: Default}}
+YAML
+wait_cond 300 BackendReady=True -n platform-e2e keystoneidentitybackend/fed-oidc || fail "KeystoneIdentityBackend fed-oidc is not BackendReady"
+reasons keystoneidentitybackend/fed-oidc DomainReady=DomainProvisioned FederationObjectsReady=FederationObjectsProvisioned \
+  MappingsReady=MappingsApplied BackendReady=AllReady
+log "   fed-oidc Ready: identity provider, mapping, protocol, group with member on the domain and reader on admin ($((SECONDS - t0)) s)"
+
+log "6. an AuthentikFederation into that domain"
+t0=$SECONDS
+kubectl apply -f cluster/configuration/authentikfederation/definition.yaml >/dev/null
+wait_cond 120 Established xrd/xauthentikfederations.platform.identity.crossplane.io || fail "the AuthentikFederation XRD is not Established"
+kubectl apply -f cluster/configuration/authentikfederation/composition.yaml >/dev/null
+wait_until 60 kubectl get crd authentikfederations.platform.identity.crossplane.io >/dev/null 2>&1 || fail "no AuthentikFederation CRD"
+kubectl apply -f - >/dev/null <<YAML
+apiVersion: platform.identity.crossplane.io/v1alpha1
+kind: AuthentikFederation
+metadata:
+  name: authentik
+  namespace: platform-e2e
+spec:
+  keystoneRef: {name: keystone}
+  authentik: {url: "$AUTHENTIK_URL", slug: keystone-e2e, providerConfigRef: {name: authentik}}
+  keystone:
+    domainName: fed-e2e
+    identityProviderName: authentik-e2e
+    redirectURIs: ["https://keystone.example.com/v3/auth/OS-FEDERATION/identity_providers/authentik-e2e/protocols/openid/websso"]
+YAML
+wait_cond 300 Ready=True -n platform-e2e authentikfederation/authentik || fail "AuthentikFederation authentik is not Ready"
+reasons authentikfederation/authentik AuthentikReady=ApplicationProvisioned \
+  FederationObjectsReady=FederationObjectsProvisioned MappingsReady=MappingsApplied
+issuer=$(kubectl -n platform-e2e get authentikfederation authentik -o jsonpath='{.status.issuer}')
+[[ $issuer == "$AUTHENTIK_URL/application/o/keystone-e2e/" ]] || fail "issuer: got $issuer"
+kubectl -n platform-e2e get secret authentik-oidc-client >/dev/null || fail "no Secret authentik-oidc-client"
+log "   authentik Ready: issuer $issuer, client in Secret platform-e2e/authentik-oidc-client ($((SECONDS - t0)) s)"
+
+kubectl get tenants,serviceclaims,keystoneidentitybackends,authentikfederations -A
+echo "6 passed, 0 failed"

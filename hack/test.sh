@@ -37,6 +37,6 @@ fi
 # --- Compositions and packages: end to end ------------------------------------------------------
 # Crossplane core out of cluster with both functions, the provider and real services: a
 # ServiceClaim before its Tenant waits (TenantReady=False), then Tenant and two ServiceClaims
-# converge (~2 min warm).
+# converge; LDAP and OIDC KeystoneIdentityBackends and an AuthentikFederation converge (~4 min).
 log "platform compositions end to end (hack/e2e-platform.sh)"
 "$ROOT/hack/e2e-platform.sh"

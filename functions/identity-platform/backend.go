@@ -290,7 +290,14 @@ func (b *builder) groups(groups []groupSpec) {
 			case ra.Project != nil:
 				pkey := "project-" + slug(ra.Project.Name)
 				pfp := map[string]any{"name": ra.Project.Name, "domainRef": b.domainRef()}
-				if ra.Project.DomainName != "" {
+				switch {
+				case strings.EqualFold(ra.Project.DomainName, "default"):
+					// Keystone's own Default domain (ID "default") cannot be a Domain resource,
+					// not even an observe-only one.
+					delete(pfp, "domainRef")
+					pfp["domainId"] = "default"
+					pkey = "domain-default-" + pkey
+				case ra.Project.DomainName != "":
 					// Another domain: looked up by name too.
 					dkey := "domain-" + slug(ra.Project.DomainName)
 					pkey = dkey + "-" + pkey

@@ -286,3 +286,21 @@ func TestBackendSAML(t *testing.T) {
 		t.Errorf("SAML protocol/idp: got %v / %v", proto, idp)
 	}
 }
+
+func TestBackendProjectInDefaultDomain(t *testing.T) {
+	spec := oidcSpec()
+	spec["groups"] = []any{map[string]any{"name": "ops", "roleAssignments": []any{
+		map[string]any{"role": "reader", "project": map[string]any{"name": "admin", "domainName": "Default"}},
+	}}}
+	rsp := run(t, backendRequest(t, spec, nil))
+	want := []string{"domain", "domain-default-project-admin", "group-ops", "group-ops-role-reader-domain-default-project-admin",
+		"identityprovider", "mapping", "protocol", "role-reader"}
+	if diff := cmp.Diff(want, desiredNames(rsp)); diff != "" {
+		t.Fatalf("desired (-want +got):\n%s", diff)
+	}
+	// No Domain lookup for Default (its CRD refuses the name): the project names its domain by ID.
+	if diff := cmp.Diff(map[string]any{"name": "admin", "domainId": "default"},
+		desiredSpec(t, rsp, "domain-default-project-admin")["spec"].(map[string]any)["forProvider"]); diff != "" {
+		t.Errorf("project lookup (-want +got):\n%s", diff)
+	}
+}
