@@ -136,8 +136,12 @@ func TestCELKeystoneFederationDomainConfig(t *testing.T) {
 		"groups.idAttribute":     func(l *ksv1alpha1.LDAPConfig) { l.Groups.IDAttribute = ptr(inject) },
 		"groups.nameAttribute":   func(l *ksv1alpha1.LDAPConfig) { l.Groups.NameAttribute = ptr(inject) },
 		"groups.memberAttribute": func(l *ksv1alpha1.LDAPConfig) { l.Groups.MemberAttribute = ptr(inject) },
-		"tls.caCertFile":         func(l *ksv1alpha1.LDAPConfig) { l.TLS = &ksv1alpha1.LDAPTLS{CACertFile: ptr("/etc/ca.pem\nuse_tls = false")} },
-		"tls.caCertDir":          func(l *ksv1alpha1.LDAPConfig) { l.TLS = &ksv1alpha1.LDAPTLS{CACertDir: ptr("/etc/ca\nuse_tls = false")} },
+		"tls.caCertFile": func(l *ksv1alpha1.LDAPConfig) {
+			l.TLS = &ksv1alpha1.LDAPTLS{CACertFile: ptr("/etc/ca.pem\nuse_tls = false")}
+		},
+		"tls.caCertDir": func(l *ksv1alpha1.LDAPConfig) {
+			l.TLS = &ksv1alpha1.LDAPTLS{CACertDir: ptr("/etc/ca\nuse_tls = false")}
+		},
 	} {
 		t.Run("LineBreak/"+field, func(t *testing.T) {
 			celRejected(t, celDomainConfig("cel-dc-line-"+strings.ToLower(strings.ReplaceAll(field, ".", "-")), func(o *ksv1alpha1.DomainConfig) {
