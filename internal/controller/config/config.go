@@ -9,7 +9,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
@@ -62,7 +64,10 @@ func Setup(mgr ctrl.Manager, o managedkind.Options) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		Named(hname).
 		WithOptions(o.ForControllerRuntime()).
-		For(&identityv1alpha1.ProviderConfig{}).
+		// Only spec changes (and the periodic recheck) warrant a new authentication: the usage
+		// controller rewrites status.users for every managed resource that starts using the
+		// ProviderConfig, and each would otherwise cost Keystone a token.
+		For(&identityv1alpha1.ProviderConfig{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Complete(ratelimiter.NewReconciler(hname, errors.WithSilentRequeueOnConflict(h), o.GlobalRateLimiter))
 }
 
