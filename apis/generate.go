@@ -19,4 +19,7 @@
 // provider's module: point them at crossplane-runtime's errors package, which has the same Wrap.
 //go:generate sh -c "find . -name zz_generated.resolvers.go -exec sed -i 's|errors \"github.com/pkg/errors\"|errors \"github.com/crossplane/crossplane-runtime/v2/pkg/errors\"|' {} +"
 
+// The rewrite above leaves the imports out of order: format what was generated.
+//go:generate sh -c "find . -name 'zz_generated*.go' -exec gofmt -w {} +"
+
 package apis

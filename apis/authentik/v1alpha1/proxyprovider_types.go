@@ -12,8 +12,8 @@ import (
 
 // ProxyProviderParameters are the configurable fields of an authentik proxy provider. Every
 // optional field left unset is left as authentik has it and never causes a write.
-// +kubebuilder:validation:XValidation:rule="self.mode != 'proxy' || (has(self.internalHost) && self.internalHost != '')",message="mode proxy forwards to internalHost: set it"
-// +kubebuilder:validation:XValidation:rule="self.mode != 'forward_domain' || (has(self.cookieDomain) && self.cookieDomain != '')",message="mode forward_domain authenticates every host under cookieDomain: set it"
+// +kubebuilder:validation:XValidation:rule="self.mode != 'proxy' || (has(self.internalHost) && size(self.internalHost) > 0)",message="mode proxy forwards to internalHost: set it"
+// +kubebuilder:validation:XValidation:rule="self.mode != 'forward_domain' || (has(self.cookieDomain) && size(self.cookieDomain) > 0)",message="mode forward_domain authenticates every host under cookieDomain: set it"
 type ProxyProviderParameters struct {
 	// Name of the provider. Provider names are unique across every provider type in authentik;
 	// the name is how an existing provider is found when the resource has no external name.

@@ -20,8 +20,8 @@ package v1alpha1
 
 import (
 	"context"
-	reference "github.com/crossplane/crossplane-runtime/v2/pkg/reference"
 	errors "github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	reference "github.com/crossplane/crossplane-runtime/v2/pkg/reference"
 	client "sigs.k8s.io/controller-runtime/pkg/client"
 )
 
