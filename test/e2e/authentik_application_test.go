@@ -60,12 +60,10 @@ func TestAuthentikApplicationLifecycle(t *testing.T) {
 		})
 	}
 
-	get(t, app)
-	app.Spec.ForProvider.Description = ptr("Internal tools\nfor the platform team")
-	app.Spec.ForProvider.Hidden = ptr(true)
-	if err := kube.Update(context.Background(), app); err != nil {
-		t.Fatal(err)
-	}
+	updateWith(t, app, func() {
+		app.Spec.ForProvider.Description = ptr("Internal tools\nfor the platform team")
+		app.Spec.ForProvider.Hidden = ptr(true)
+	})
 	eventually(t, 30*time.Second, "the description to reach authentik with the marker kept", func() bool {
 		o := authentikAPI.object(t, akApps, "e2e-app-lifecycle")
 		r, mm, found, err := provenance.ExtractFromText(o["meta_description"].(string))

@@ -97,13 +97,11 @@ func TestAuthentikGroupLifecycle(t *testing.T) {
 
 	// Spec changes: a parent by reference, a role by name, an attribute value.
 	waitReady(t, parent)
-	get(t, mg)
-	mg.Spec.ForProvider.ParentRefs = []xpv2.Reference{{Name: parent.Name}}
-	mg.Spec.ForProvider.Roles = []string{"e2e-ak-viewer"}
-	mg.Spec.ForProvider.Attributes["team"] = extv1.JSON{Raw: []byte(`"platform"`)}
-	if err := kube.Update(context.Background(), mg); err != nil {
-		t.Fatal(err)
-	}
+	updateWith(t, mg, func() {
+		mg.Spec.ForProvider.ParentRefs = []xpv2.Reference{{Name: parent.Name}}
+		mg.Spec.ForProvider.Roles = []string{"e2e-ak-viewer"}
+		mg.Spec.ForProvider.Attributes["team"] = extv1.JSON{Raw: []byte(`"platform"`)}
+	})
 	eventually(t, 30*time.Second, "parent, role and attribute to reach authentik", func() bool {
 		o := authentikAPI.object(t, akGroups, id)
 		return fmt.Sprint(o["parents"]) == fmt.Sprint([]any{meta.GetExternalName(parent)}) &&

@@ -75,12 +75,10 @@ func TestAuthentikOAuth2ApplicationConnectionSecret(t *testing.T) {
 		t.Errorf("the client secret appears in the resource's status")
 	}
 
-	get(t, p)
-	p.Spec.ForProvider.AccessTokenValidity = ptr("minutes=15")
-	p.Spec.ForProvider.RedirectURIs = append(p.Spec.ForProvider.RedirectURIs, akv1alpha1.RedirectURI{URL: "https://.*\\.grafana\\.example\\.com/cb", MatchingMode: "regex"})
-	if err := kube.Update(context.Background(), p); err != nil {
-		t.Fatal(err)
-	}
+	updateWith(t, p, func() {
+		p.Spec.ForProvider.AccessTokenValidity = ptr("minutes=15")
+		p.Spec.ForProvider.RedirectURIs = append(p.Spec.ForProvider.RedirectURIs, akv1alpha1.RedirectURI{URL: "https://.*\\.grafana\\.example\\.com/cb", MatchingMode: "regex"})
+	})
 	eventually(t, 30*time.Second, "the change to reach authentik", func() bool {
 		o := authentikAPI.object(t, akOAuth2, id)
 		return o["access_token_validity"] == "minutes=15" && len(o["redirect_uris"].([]any)) == 2

@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"context"
 	"os"
 	"regexp"
 	"strings"
@@ -69,22 +68,18 @@ func TestAuthentikProviderConfig(t *testing.T) {
 	// Fixing the Secret fixes the ProviderConfig (within the recheck of an unhealthy one).
 	sec := &corev1.Secret{}
 	sec.Namespace, sec.Name = "crossplane-system", "authentik-wrong-token"
-	get(t, sec)
-	sec.Data = map[string][]byte{"token": []byte(os.Getenv("AUTHENTIK_TOKEN"))}
-	if err := kube.Update(context.Background(), sec); err != nil {
-		t.Fatal(err)
-	}
+	updateWith(t, sec, func() {
+		sec.Data = map[string][]byte{"token": []byte(os.Getenv("AUTHENTIK_TOKEN"))}
+	})
 	// The health check runs on ProviderConfig events: touch it rather than wait 30 s.
-	get(t, bad)
-	meta := bad.GetAnnotations()
-	if meta == nil {
-		meta = map[string]string{}
-	}
-	meta["e2e/touch"] = "1"
-	bad.SetAnnotations(meta)
-	if err := kube.Update(context.Background(), bad); err != nil {
-		t.Fatal(err)
-	}
+	updateWith(t, bad, func() {
+		meta := bad.GetAnnotations()
+		if meta == nil {
+			meta = map[string]string{}
+		}
+		meta["e2e/touch"] = "1"
+		bad.SetAnnotations(meta)
+	})
 	eventually(t, 45*time.Second, "Authenticated=True once the token is right", func() bool {
 		return condition(get(t, bad), identityv1alpha1.ConditionTypeAuthenticated).Status == corev1.ConditionTrue
 	})

@@ -46,12 +46,10 @@ func TestAuthentikProxyServerAddedMappings(t *testing.T) {
 		t.Fatalf("a proxy provider in sync was written (server-added scope mappings taken for drift?): %v", w)
 	}
 
-	get(t, p)
-	p.Spec.ForProvider.Mode = "forward_domain"
-	p.Spec.ForProvider.CookieDomain = ptr("example.com")
-	if err := kube.Update(context.Background(), p); err != nil {
-		t.Fatal(err)
-	}
+	updateWith(t, p, func() {
+		p.Spec.ForProvider.Mode = "forward_domain"
+		p.Spec.ForProvider.CookieDomain = ptr("example.com")
+	})
 	eventually(t, 30*time.Second, "forward_domain mode in authentik", func() bool {
 		o := authentikAPI.object(t, akProxy, id)
 		return o["mode"] == "forward_domain" && o["cookie_domain"] == "example.com"
@@ -84,11 +82,9 @@ func TestAuthentikProxyRecreatedResourceNeedsAdoption(t *testing.T) {
 		t.Fatal("the orphaned provider was written before adoption")
 	}
 
-	get(t, again)
-	again.Spec.AdoptionPolicy = identityv1alpha1.AdoptExisting
-	if err := kube.Update(context.Background(), again); err != nil {
-		t.Fatal(err)
-	}
+	updateWith(t, again, func() {
+		again.Spec.AdoptionPolicy = identityv1alpha1.AdoptExisting
+	})
 	waitReady(t, again)
 	if meta.GetExternalName(again) != id {
 		t.Fatalf("adopted %q, want the orphaned provider %s", meta.GetExternalName(again), id)

@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -64,11 +63,9 @@ func TestAuthentikSAMLApplicationMetadata(t *testing.T) {
 		t.Fatalf("SAML provider or application in sync were written: %v", w)
 	}
 
-	get(t, p)
-	p.Spec.ForProvider.ACSURL = "https://e2e-saml-wiki.example.com/saml/new-acs"
-	if err := kube.Update(context.Background(), p); err != nil {
-		t.Fatal(err)
-	}
+	updateWith(t, p, func() {
+		p.Spec.ForProvider.ACSURL = "https://e2e-saml-wiki.example.com/saml/new-acs"
+	})
 	eventually(t, 30*time.Second, "the new ACS URL in authentik", func() bool {
 		return authentikAPI.object(t, akSAML, id)["acs_url"] == "https://e2e-saml-wiki.example.com/saml/new-acs"
 	})

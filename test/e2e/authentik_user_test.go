@@ -116,11 +116,9 @@ func TestAuthentikUserLifecycle(t *testing.T) {
 
 	// A new password in the Secret is sent once.
 	sec := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "crossplane-system", Name: "ak-alice-password"}}
-	get(t, sec)
-	sec.Data = map[string][]byte{"password": []byte(pw2)}
-	if err := kube.Update(context.Background(), sec); err != nil {
-		t.Fatal(err)
-	}
+	updateWith(t, sec, func() {
+		sec.Data = map[string][]byte{"password": []byte(pw2)}
+	})
 	eventually(t, 30*time.Second, "the new password to be set", func() bool {
 		p, _ := authentikAPI.password(t, id)
 		return p == pw2
@@ -392,11 +390,9 @@ func TestAuthentikUserFault(t *testing.T) {
 	id := meta.GetExternalName(mg)
 
 	authentikAPI.fault(t, map[string]any{"method": "PATCH", "path_prefix": "/core/users/" + id + "/", "status": 502})
-	get(t, mg)
-	mg.Spec.ForProvider.Email = ptr("after@example.com")
-	if err := kube.Update(context.Background(), mg); err != nil {
-		t.Fatal(err)
-	}
+	updateWith(t, mg, func() {
+		mg.Spec.ForProvider.Email = ptr("after@example.com")
+	})
 	eventually(t, 30*time.Second, "Synced=False explaining the failed update", func() bool {
 		c := condition(get(t, mg), xpv2.TypeSynced)
 		return c.Status == corev1.ConditionFalse && strings.Contains(c.Message, `cannot update authentik user "e2e-ak-fault-user" (pk `+id+`)`)

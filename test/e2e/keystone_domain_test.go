@@ -61,10 +61,7 @@ func TestDomainLifecycle(t *testing.T) {
 		t.Fatalf("provenance: got %q, want Owned", p)
 	}
 
-	mg.Spec.ForProvider.Description = ptr("changed")
-	if err := kube.Update(context.Background(), mg); err != nil {
-		t.Fatal(err)
-	}
+	update(t, mg, func(d *ksv1alpha1.Domain) { d.Spec.ForProvider.Description = ptr("changed") })
 	eventually(t, 30*time.Second, "the description to reach Keystone", func() bool {
 		return field(t, keystone.raw(t, "domains", id), "domain", "description") == "changed"
 	})

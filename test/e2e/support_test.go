@@ -18,6 +18,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
@@ -164,6 +165,33 @@ func waitGone(t *testing.T, obj client.Object) {
 		err := kube.Get(context.Background(), types.NamespacedName{Name: obj.GetName(), Namespace: obj.GetNamespace()}, obj)
 		return kerrors.IsNotFound(err)
 	})
+}
+
+// update re-reads obj, applies mutate and updates it, retrying on conflicts with the
+// controller's own writes.
+func update[T client.Object](t *testing.T, obj T, mutate func(T)) {
+	t.Helper()
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		mutate(get(t, obj))
+		return kube.Update(context.Background(), obj)
+	})
+	if err != nil {
+		t.Fatalf("cannot update %s: %v", obj.GetName(), err)
+	}
+}
+
+// updateWith re-reads obj, runs mutate (which changes obj in place) and updates it, retrying on
+// conflicts with the controller's own writes.
+func updateWith(t *testing.T, obj client.Object, mutate func()) {
+	t.Helper()
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		get(t, obj)
+		mutate()
+		return kube.Update(context.Background(), obj)
+	})
+	if err != nil {
+		t.Fatalf("cannot update %s: %v", obj.GetName(), err)
+	}
 }
 
 // create creates an object and deletes it (waiting) when the test ends.
