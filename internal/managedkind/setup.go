@@ -1,6 +1,9 @@
 package managedkind
 
 import (
+	"context"
+
+	"github.com/gophercloud/gophercloud/v2"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -11,10 +14,46 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/statemetrics"
+
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
+	"github.com/crossplane-contrib/provider-identity/internal/usage"
 )
 
+// SetupKind adds the controller of one managed kind of system sys: a Connector that gets a
+// typed client C from clientFor and drives the kind's objects with newDriver, wired into Setup.
+// It is the whole of a kind's Setup, so that the connector and the reconciler are always named
+// and recorded the same way; extra options go to Setup.
+func SetupKind[MR resource.LegacyManaged, C any, O any](mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, obj MR, sys clients.System,
+	clientFor func(context.Context, client.Reader, *identityv1alpha1.ProviderConfig) (C, error), newDriver func(C) adoption.Driver[MR, O], policy adoption.Policy[MR],
+	extra ...managed.ReconcilerOption) error {
+	gk := gvk.GroupKind().String()
+	rec := event.NewAPIRecorder(mgr.GetEventRecorderFor(managed.ControllerName(gk)))
+	c := NewConnector(mgr.GetClient(), rec, o, sys, gk, clientFor, newDriver, policy)
+	return Setup(mgr, o, gvk, obj, c, extra...)
+}
+
+// SetupKeystone is SetupKind for a Keystone kind, whose driver works over the ProviderConfig's
+// identity v3 service client.
+func SetupKeystone[MR resource.LegacyManaged, O any](mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, obj MR,
+	newDriver func(*gophercloud.ServiceClient) adoption.Driver[MR, O], policy adoption.Policy[MR], extra ...managed.ReconcilerOption) error {
+	return SetupKind(mgr, o, gvk, obj, clients.Keystone, o.Keystone.Client, newDriver, policy, extra...)
+}
+
+// MarksUsed is the reconciler option of a kind whose resources mark the resources they use
+// (see internal/usage), so that those are deleted after them. The resource's own finalizer is
+// written through a PolicyAwareWriter, like every other update of the reconciler.
+func MarksUsed[MR resource.Managed](mgr ctrl.Manager, kind string, targets ...usage.Target[MR]) managed.ReconcilerOption {
+	kube := mgr.GetClient()
+	return managed.WithFinalizer(&usage.Finalizer[MR]{
+		Kube: kube, Reader: mgr.GetAPIReader(), Own: resource.NewAPIFinalizer(NewPolicyAwareWriter(kube), managed.FinalizerName),
+		Kind: kind, Targets: targets,
+	})
+}
+
 // Setup adds a controller for one managed kind. extra options are applied after the common
-// ones (a kind that marks the resources it uses passes managed.WithFinalizer, for example).
+// ones (a kind that marks the resources it uses passes MarksUsed, for example).
 func Setup[MR resource.LegacyManaged](mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, obj MR, c managed.TypedExternalConnector[MR], extra ...managed.ReconcilerOption) error {
 	name := managed.ControllerName(gvk.GroupKind().String())
 	opts := []managed.ReconcilerOption{

@@ -11,7 +11,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 
 	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
@@ -39,12 +38,9 @@ const (
 
 // Setup adds a controller that reconciles Group managed resources.
 func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	name := managed.ControllerName(v1alpha1.GroupGroupKind.String())
-	c := managedkind.NewConnector(mgr.GetClient(), event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
-		clients.Authentik, v1alpha1.GroupGroupKind.String(), o.Authentik.Client,
+	return managedkind.SetupKind(mgr, o, v1alpha1.GroupGroupVersionKind, &v1alpha1.Group{}, clients.Authentik, o.Authentik.Client,
 		func(c *api.APIClient) adoption.Driver[*v1alpha1.Group, api.Group] { return &external{c: c} },
 		func(mg *v1alpha1.Group) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
-	return managedkind.Setup(mgr, o, v1alpha1.GroupGroupVersionKind, &v1alpha1.Group{}, c)
 }
 
 // SetupGated adds the controller once the Group CRD is installed.

@@ -9,7 +9,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 
 	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
@@ -58,12 +57,9 @@ var DefaultScopeMappings = []string{
 
 // Setup adds a controller that reconciles OAuth2Provider managed resources.
 func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	name := managed.ControllerName(v1alpha1.OAuth2ProviderGroupKind.String())
-	c := managedkind.NewConnector(mgr.GetClient(), event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
-		clients.Authentik, v1alpha1.OAuth2ProviderGroupKind.String(), shared.ClientFor(o),
+	return shared.Setup(mgr, o, v1alpha1.OAuth2ProviderGroupVersionKind, &v1alpha1.OAuth2Provider{},
 		func(c shared.Client) adoption.Driver[*v1alpha1.OAuth2Provider, Observed] { return New(c) },
 		func(mg *v1alpha1.OAuth2Provider) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
-	return managedkind.Setup(mgr, o, v1alpha1.OAuth2ProviderGroupVersionKind, &v1alpha1.OAuth2Provider{}, c)
 }
 
 // SetupGated adds the controller once the OAuth2Provider CRD is installed.

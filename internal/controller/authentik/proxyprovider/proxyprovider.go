@@ -10,13 +10,11 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 
 	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
-	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
@@ -46,12 +44,9 @@ var ServerAddedScopeMappings = []string{
 
 // Setup adds a controller that reconciles ProxyProvider managed resources.
 func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	name := managed.ControllerName(v1alpha1.ProxyProviderGroupKind.String())
-	c := managedkind.NewConnector(mgr.GetClient(), event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
-		clients.Authentik, v1alpha1.ProxyProviderGroupKind.String(), shared.ClientFor(o),
+	return shared.Setup(mgr, o, v1alpha1.ProxyProviderGroupVersionKind, &v1alpha1.ProxyProvider{},
 		func(c shared.Client) adoption.Driver[*v1alpha1.ProxyProvider, Observed] { return New(c) },
 		func(mg *v1alpha1.ProxyProvider) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
-	return managedkind.Setup(mgr, o, v1alpha1.ProxyProviderGroupVersionKind, &v1alpha1.ProxyProvider{}, c)
 }
 
 // SetupGated adds the controller once the ProxyProvider CRD is installed.

@@ -9,13 +9,11 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 
 	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
-	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
@@ -44,12 +42,9 @@ const (
 
 // Setup adds a controller that reconciles SAMLProvider managed resources.
 func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	name := managed.ControllerName(v1alpha1.SAMLProviderGroupKind.String())
-	c := managedkind.NewConnector(mgr.GetClient(), event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
-		clients.Authentik, v1alpha1.SAMLProviderGroupKind.String(), shared.ClientFor(o),
+	return shared.Setup(mgr, o, v1alpha1.SAMLProviderGroupVersionKind, &v1alpha1.SAMLProvider{},
 		func(c shared.Client) adoption.Driver[*v1alpha1.SAMLProvider, Observed] { return New(c) },
 		func(mg *v1alpha1.SAMLProvider) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
-	return managedkind.Setup(mgr, o, v1alpha1.SAMLProviderGroupVersionKind, &v1alpha1.SAMLProvider{}, c)
 }
 
 // SetupGated adds the controller once the SAMLProvider CRD is installed.

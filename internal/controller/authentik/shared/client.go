@@ -9,11 +9,16 @@ import (
 	"strings"
 
 	api "goauthentik.io/api/v3"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 )
@@ -30,8 +35,8 @@ type Client struct {
 	BaseURL string
 }
 
-// ClientFor returns the Connector's ClientFor for authentik kinds.
-func ClientFor(o managedkind.Options) func(context.Context, client.Reader, *identityv1alpha1.ProviderConfig) (Client, error) {
+// clientFor returns the Connector's ClientFor for authentik kinds.
+func clientFor(o managedkind.Options) func(context.Context, client.Reader, *identityv1alpha1.ProviderConfig) (Client, error) {
 	return func(ctx context.Context, kube client.Reader, pc *identityv1alpha1.ProviderConfig) (Client, error) {
 		c, err := o.Authentik.Client(ctx, kube, pc)
 		if err != nil {
@@ -43,6 +48,12 @@ func ClientFor(o managedkind.Options) func(context.Context, client.Reader, *iden
 		}
 		return Client{API: c, Kube: kube, Installation: inst, BaseURL: strings.TrimSuffix(pc.Spec.Authentik.URL, "/")}, nil
 	}
+}
+
+// Setup adds the controller of an authentik kind whose driver works over a Client.
+func Setup[MR resource.LegacyManaged, O any](mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj MR,
+	newDriver func(Client) adoption.Driver[MR, O], policy adoption.Policy[MR]) error {
+	return managedkind.SetupKind(mgr, o, gvk, obj, clients.Authentik, clientFor(o), newDriver, policy)
 }
 
 // Wrap describes a failed API call as an *authentik.Error (authentik's answer, never the

@@ -16,7 +16,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
@@ -52,16 +51,13 @@ type clientSet struct {
 
 // Setup adds a controller that reconciles User managed resources.
 func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	name := managed.ControllerName(v1alpha1.UserGroupKind.String())
 	clientFor := func(ctx context.Context, kube client.Reader, pc *identityv1alpha1.ProviderConfig) (clientSet, error) {
 		c, err := o.Authentik.Client(ctx, kube, pc)
 		return clientSet{api: c, kube: kube}, err
 	}
-	c := managedkind.NewConnector(mgr.GetClient(), event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
-		clients.Authentik, v1alpha1.UserGroupKind.String(), clientFor,
+	return managedkind.SetupKind(mgr, o, v1alpha1.UserGroupVersionKind, &v1alpha1.User{}, clients.Authentik, clientFor,
 		func(c clientSet) adoption.Driver[*v1alpha1.User, api.User] { return &external{c: c.api, kube: c.kube} },
 		func(mg *v1alpha1.User) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
-	return managedkind.Setup(mgr, o, v1alpha1.UserGroupVersionKind, &v1alpha1.User{}, c)
 }
 
 // SetupGated adds the controller once the User CRD is installed.

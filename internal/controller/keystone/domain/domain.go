@@ -10,13 +10,11 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
-	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -44,14 +42,11 @@ var domains = keystone.Collection[domain]{Path: "domains", Singular: "domain", P
 
 // Setup adds a controller that reconciles Domain managed resources.
 func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	name := managed.ControllerName(v1alpha1.DomainGroupKind.String())
-	c := managedkind.NewConnector(mgr.GetClient(), event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
-		clients.Keystone, v1alpha1.DomainGroupKind.String(), o.Keystone.Client,
+	return managedkind.SetupKeystone(mgr, o, v1alpha1.DomainGroupVersionKind, &v1alpha1.Domain{},
 		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.Domain, domain] {
 			return &external{sc: sc}
 		},
 		func(mg *v1alpha1.Domain) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
-	return managedkind.Setup(mgr, o, v1alpha1.DomainGroupVersionKind, &v1alpha1.Domain{}, c)
 }
 
 // SetupGated adds the controller once the Domain CRD is installed.

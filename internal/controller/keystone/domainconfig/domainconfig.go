@@ -14,15 +14,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
-	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -54,25 +51,18 @@ const (
 // the Domain resource it references as used (see internal/usage): the domain is deleted in
 // Keystone only after its configuration.
 func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	name := managed.ControllerName(v1alpha1.DomainConfigGroupKind.String())
 	kube := mgr.GetClient()
-	c := managedkind.NewConnector(kube, event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
-		clients.Keystone, v1alpha1.DomainConfigGroupKind.String(), o.Keystone.Client,
+	return managedkind.SetupKeystone(mgr, o, v1alpha1.DomainConfigGroupVersionKind, &v1alpha1.DomainConfig{},
 		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.DomainConfig, config] {
 			return &external{sc: sc, kube: kube}
 		},
-		func(mg *v1alpha1.DomainConfig) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
-	f := &usage.Finalizer[*v1alpha1.DomainConfig]{
-		Kube: kube, Reader: mgr.GetAPIReader(), Own: resource.NewAPIFinalizer(managedkind.NewPolicyAwareWriter(kube), managed.FinalizerName),
-		Kind: v1alpha1.DomainConfigKind,
-		Targets: []usage.Target[*v1alpha1.DomainConfig]{{
+		func(mg *v1alpha1.DomainConfig) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
+		managedkind.MarksUsed(mgr, v1alpha1.DomainConfigKind, usage.Target[*v1alpha1.DomainConfig]{
 			NewList: func() client.ObjectList { return &v1alpha1.DomainList{} },
 			Used: func(mg *v1alpha1.DomainConfig) (string, string) {
 				return usage.RefName(mg.Spec.ForProvider.DomainRef), deref(mg.Spec.ForProvider.DomainID)
 			},
-		}},
-	}
-	return managedkind.Setup(mgr, o, v1alpha1.DomainConfigGroupVersionKind, &v1alpha1.DomainConfig{}, c, managed.WithFinalizer(f))
+		}))
 }
 
 // SetupGated adds the controller once the DomainConfig CRD is installed.

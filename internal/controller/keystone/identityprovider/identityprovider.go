@@ -11,14 +11,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
-	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -38,26 +35,19 @@ const (
 // provider marks the Domain resource it references as used (see internal/usage): Keystone
 // deletes a domain's identity providers with it.
 func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	name := managed.ControllerName(v1alpha1.IdentityProviderGroupKind.String())
-	c := managedkind.NewConnector(mgr.GetClient(), event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
-		clients.Keystone, v1alpha1.IdentityProviderGroupKind.String(), o.Keystone.Client,
+	return managedkind.SetupKeystone(mgr, o, v1alpha1.IdentityProviderGroupVersionKind, &v1alpha1.IdentityProvider{},
 		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.IdentityProvider, keystone.IdentityProvider] {
 			return &external{sc: sc}
 		},
 		func(mg *v1alpha1.IdentityProvider) identityv1alpha1.AdoptionPolicy {
 			return mg.Spec.GetAdoptionPolicy()
-		})
-	f := &usage.Finalizer[*v1alpha1.IdentityProvider]{
-		Kube: mgr.GetClient(), Reader: mgr.GetAPIReader(), Own: resource.NewAPIFinalizer(managedkind.NewPolicyAwareWriter(mgr.GetClient()), managed.FinalizerName),
-		Kind: v1alpha1.IdentityProviderKind,
-		Targets: []usage.Target[*v1alpha1.IdentityProvider]{{
+		},
+		managedkind.MarksUsed(mgr, v1alpha1.IdentityProviderKind, usage.Target[*v1alpha1.IdentityProvider]{
 			NewList: func() client.ObjectList { return &v1alpha1.DomainList{} },
 			Used: func(mg *v1alpha1.IdentityProvider) (string, string) {
 				return usage.RefName(mg.Spec.ForProvider.DomainRef), deref(mg.Spec.ForProvider.DomainID)
 			},
-		}},
-	}
-	return managedkind.Setup(mgr, o, v1alpha1.IdentityProviderGroupVersionKind, &v1alpha1.IdentityProvider{}, c, managed.WithFinalizer(f))
+		}))
 }
 
 // SetupGated adds the controller once the IdentityProvider CRD is installed.

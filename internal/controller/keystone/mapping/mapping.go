@@ -13,13 +13,11 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
-	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -37,14 +35,11 @@ const (
 
 // Setup adds a controller that reconciles Mapping managed resources.
 func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	name := managed.ControllerName(v1alpha1.MappingGroupKind.String())
-	c := managedkind.NewConnector(mgr.GetClient(), event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
-		clients.Keystone, v1alpha1.MappingGroupKind.String(), o.Keystone.Client,
+	return managedkind.SetupKeystone(mgr, o, v1alpha1.MappingGroupVersionKind, &v1alpha1.Mapping{},
 		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.Mapping, federation.Mapping] {
 			return &external{sc: sc}
 		},
 		func(mg *v1alpha1.Mapping) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
-	return managedkind.Setup(mgr, o, v1alpha1.MappingGroupVersionKind, &v1alpha1.Mapping{}, c)
 }
 
 // SetupGated adds the controller once the Mapping CRD is installed.

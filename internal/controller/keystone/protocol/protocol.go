@@ -11,14 +11,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
-	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -38,32 +35,24 @@ const (
 // IdentityProvider and Mapping resources it uses (see internal/usage), so that they are deleted
 // in Keystone only after it.
 func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	name := managed.ControllerName(v1alpha1.ProtocolGroupKind.String())
-	c := managedkind.NewConnector(mgr.GetClient(), event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
-		clients.Keystone, v1alpha1.ProtocolGroupKind.String(), o.Keystone.Client,
+	return managedkind.SetupKeystone(mgr, o, v1alpha1.ProtocolGroupVersionKind, &v1alpha1.Protocol{},
 		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.Protocol, keystone.Protocol] {
 			return &external{sc: sc}
 		},
-		func(mg *v1alpha1.Protocol) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
-	f := &usage.Finalizer[*v1alpha1.Protocol]{
-		Kube: mgr.GetClient(), Reader: mgr.GetAPIReader(), Own: resource.NewAPIFinalizer(managedkind.NewPolicyAwareWriter(mgr.GetClient()), managed.FinalizerName),
-		Kind: v1alpha1.ProtocolKind,
-		Targets: []usage.Target[*v1alpha1.Protocol]{
-			{
+		func(mg *v1alpha1.Protocol) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
+		managedkind.MarksUsed(mgr, v1alpha1.ProtocolKind,
+			usage.Target[*v1alpha1.Protocol]{
 				NewList: func() client.ObjectList { return &v1alpha1.IdentityProviderList{} },
 				Used: func(mg *v1alpha1.Protocol) (string, string) {
 					return usage.RefName(mg.Spec.ForProvider.IdentityProviderRef), deref(mg.Spec.ForProvider.IdentityProviderID)
 				},
 			},
-			{
+			usage.Target[*v1alpha1.Protocol]{
 				NewList: func() client.ObjectList { return &v1alpha1.MappingList{} },
 				Used: func(mg *v1alpha1.Protocol) (string, string) {
 					return usage.RefName(mg.Spec.ForProvider.MappingRef), deref(mg.Spec.ForProvider.MappingID)
 				},
-			},
-		},
-	}
-	return managedkind.Setup(mgr, o, v1alpha1.ProtocolGroupVersionKind, &v1alpha1.Protocol{}, c, managed.WithFinalizer(f))
+			}))
 }
 
 // SetupGated adds the controller once the Protocol CRD is installed.

@@ -11,14 +11,12 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
-	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -48,14 +46,11 @@ var roles = keystone.Collection[role]{Path: "roles", Singular: "role", Plural: "
 
 // Setup adds a controller that reconciles Role managed resources.
 func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	name := managed.ControllerName(v1alpha1.RoleGroupKind.String())
-	c := managedkind.NewConnector(mgr.GetClient(), event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
-		clients.Keystone, v1alpha1.RoleGroupKind.String(), o.Keystone.Client,
+	return managedkind.SetupKeystone(mgr, o, v1alpha1.RoleGroupVersionKind, &v1alpha1.Role{},
 		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.Role, role] {
 			return &external{sc: sc}
 		},
 		func(mg *v1alpha1.Role) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
-	return managedkind.Setup(mgr, o, v1alpha1.RoleGroupVersionKind, &v1alpha1.Role{}, c)
 }
 
 // SetupGated adds the controller once the Role CRD is installed.

@@ -26,14 +26,12 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
-	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -103,14 +101,11 @@ func (a assignment) url(sc *gophercloud.ServiceClient) string {
 
 // Setup adds a controller that reconciles RoleAssignment managed resources.
 func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	name := managed.ControllerName(v1alpha1.RoleAssignmentGroupKind.String())
-	c := managedkind.NewConnector(mgr.GetClient(), event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
-		clients.Keystone, v1alpha1.RoleAssignmentGroupKind.String(), o.Keystone.Client,
+	return managedkind.SetupKeystone(mgr, o, v1alpha1.RoleAssignmentGroupVersionKind, &v1alpha1.RoleAssignment{},
 		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.RoleAssignment, assignment] {
 			return &external{sc: sc}
 		},
 		func(mg *v1alpha1.RoleAssignment) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
-	return managedkind.Setup(mgr, o, v1alpha1.RoleAssignmentGroupVersionKind, &v1alpha1.RoleAssignment{}, c)
 }
 
 // SetupGated adds the controller once the RoleAssignment CRD is installed.

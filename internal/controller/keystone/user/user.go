@@ -36,7 +36,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
@@ -44,7 +43,6 @@ import (
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
-	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -97,15 +95,12 @@ var users = keystone.Collection[user]{Path: "users", Singular: "user", Plural: "
 
 // Setup adds a controller that reconciles User managed resources.
 func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	name := managed.ControllerName(v1alpha1.UserGroupKind.String())
 	kube := mgr.GetClient()
-	c := managedkind.NewConnector(kube, event.NewAPIRecorder(mgr.GetEventRecorderFor(name)), o,
-		clients.Keystone, v1alpha1.UserGroupKind.String(), o.Keystone.Client,
+	return managedkind.SetupKeystone(mgr, o, v1alpha1.UserGroupVersionKind, &v1alpha1.User{},
 		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.User, user] {
 			return &external{sc: sc, kube: kube}
 		},
 		func(mg *v1alpha1.User) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
-	return managedkind.Setup(mgr, o, v1alpha1.UserGroupVersionKind, &v1alpha1.User{}, c)
 }
 
 // SetupGated adds the controller once the User CRD is installed.
