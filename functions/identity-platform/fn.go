@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/crossplane/function-sdk-go/errors"
@@ -13,6 +14,7 @@ import (
 	"github.com/crossplane/function-sdk-go/request"
 	"github.com/crossplane/function-sdk-go/resource"
 	"github.com/crossplane/function-sdk-go/response"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/crossplane-contrib/provider-identity/functions/identity-platform/input/v1beta1"
 )
@@ -32,6 +34,9 @@ const (
 	defaultTenantAPIVersion = "platform.identity.crossplane.io/v1alpha1"
 	defaultTenantKind       = "Tenant"
 	defaultTenantNamePath   = "spec.tenantRef.name"
+
+	// tenantRecheck is how soon a resource waiting for its Tenant is composed again.
+	tenantRecheck = 10 * time.Second
 )
 
 // Function is function-identity-platform.
@@ -84,6 +89,13 @@ func (f *Function) RunFunction(_ context.Context, req *fnv1.RunFunctionRequest) 
 
 	if in.KeystoneIdentityBackend != nil {
 		if err := composeBackend(st, in.KeystoneIdentityBackend); err != nil {
+			response.Fatal(rsp, err)
+			return rsp, nil
+		}
+	}
+
+	for _, l := range in.ObjectLists {
+		if err := st.objectList(l); err != nil {
 			response.Fatal(rsp, err)
 			return rsp, nil
 		}
@@ -254,6 +266,10 @@ func (s *state) gateOnTenant(req *fnv1.RunFunctionRequest, g *v1beta1.TenantGate
 
 	response.ConditionFalse(s.rsp, TypeTenantReady, reason).WithMessage(msg).TargetCompositeAndClaim()
 	s.notReady()
+	// Nothing watches the Tenant on this resource's behalf: ask Crossplane to run the pipeline
+	// again soon rather than at its poll interval, so that the wait ends shortly after the
+	// Tenant turns Ready.
+	s.rsp.Meta.Ttl = durationpb.New(tenantRecheck)
 	var held []string
 	for n := range s.desired {
 		if _, exists := s.observed[n]; !exists {

@@ -12,6 +12,7 @@ import (
 	"github.com/crossplane/function-sdk-go/logging"
 	fnv1 "github.com/crossplane/function-sdk-go/proto/v1"
 	"github.com/crossplane/function-sdk-go/resource"
+	"github.com/crossplane/function-sdk-go/response"
 )
 
 // obj builds a protobuf struct from a Go map.
@@ -153,6 +154,14 @@ func TestTenantGate(t *testing.T) {
 			}
 			if got := rsp.GetDesired().GetComposite().GetReady(); got != tc.xrReady {
 				t.Errorf("XR ready: want %v, got %v", tc.xrReady, got)
+			}
+			// Waiting re-runs the pipeline soon; a ready Tenant leaves the default TTL.
+			wantTTL := response.DefaultTTL
+			if tc.status == "False" {
+				wantTTL = tenantRecheck
+			}
+			if got := rsp.GetMeta().GetTtl().AsDuration(); got != wantTTL {
+				t.Errorf("TTL: want %v, got %v", wantTTL, got)
 			}
 			sel := rsp.GetRequirements().GetResources()[RequirementTenant]
 			if sel.GetMatchName() != "payments" || sel.GetKind() != "Tenant" || sel.GetApiVersion() != "platform.identity.crossplane.io/v1alpha1" {

@@ -33,6 +33,26 @@ type Input struct {
 
 	// Tenant gates everything composed so far on a Tenant being Ready.
 	Tenant *TenantGate `json:"tenant,omitempty"`
+
+	// ObjectLists turn a list of strings of the XR into a list of objects of a composed
+	// resource, of any length (patch-and-transform can only copy one index at a time).
+	ObjectLists []ObjectList `json:"objectLists,omitempty"`
+}
+
+// ObjectList sets ToFieldPath of Resource to one object per string at FromFieldPath of the XR:
+// {Key: s} plus Fields. A resource that is not desired (e.g. dropped by Include) is skipped; an
+// unset or empty list leaves the resource as the earlier steps composed it.
+type ObjectList struct {
+	// Resource is the composition resource name (pipeline key).
+	Resource string `json:"resource"`
+	// FromFieldPath of the XR, e.g. spec.sso.redirectURIs.
+	FromFieldPath string `json:"fromFieldPath"`
+	// ToFieldPath of the composed resource, e.g. spec.forProvider.redirectUris.
+	ToFieldPath string `json:"toFieldPath"`
+	// Key is the field of each object that holds the string, e.g. url.
+	Key string `json:"key"`
+	// Fields are added to every object as they are, e.g. {matchingMode: strict}.
+	Fields map[string]string `json:"fields,omitempty"`
 }
 
 // Inclusion keeps Resources only while FieldPath of the observed XR is set.
