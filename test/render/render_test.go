@@ -17,7 +17,8 @@ const (
 
 func TestTenant(t *testing.T) {
 	o := render(t, "tenant", "tenant.yaml")
-	want := []string{"admin-rolebinding", "authentik-group", "keystone-group", "namespace", "project", "quota", "role", "role-assignment"}
+	want := []string{"admin-rolebinding", "authentik-group", "keystone-group", "namespace",
+		"namespace-used-by-authentik-group", "namespace-used-by-project", "project", "quota", "role", "role-assignment"}
 	if diff := cmp.Diff(want, o.names()); diff != "" {
 		t.Fatalf("composed resources (-want +got):\n%s", diff)
 	}
@@ -58,6 +59,17 @@ func TestTenant(t *testing.T) {
 		"spec.forProvider.roleRef.name":    "team-payments-role",
 		"spec.forProvider.groupRef.name":   "team-payments",
 		"spec.forProvider.projectRef.name": "team-payments",
+	})
+	// The namespace goes after the team's external objects.
+	o.want(t, "namespace-used-by-project", map[string]any{
+		"kind": "ClusterUsage", "metadata.name": "team-payments-namespace-used-by-project",
+		"spec.of.kind": "Namespace", "spec.of.resourceRef.name": "team-payments",
+		"spec.by.kind": "Project", "spec.by.resourceRef.name": "team-payments", "spec.replayDeletion": true,
+	})
+	o.want(t, "namespace-used-by-authentik-group", map[string]any{
+		"kind": "ClusterUsage", "spec.of.kind": "Namespace", "spec.of.resourceRef.name": "team-payments",
+		"spec.by.apiVersion": "authentik.identity.crossplane.io/v1alpha1", "spec.by.kind": "Group",
+		"spec.by.resourceRef.name": "team-payments", "spec.replayDeletion": true,
 	})
 	// Nothing is observed yet, so the Tenant is not Ready.
 	o.wantCondition(t, "Ready", "False", "Creating")
@@ -120,17 +132,25 @@ func TestServiceClaimWithSSO(t *testing.T) {
 		"spec.source.helm.parameters[1]":  map[string]any{"name": "replicas", "value": "3"},
 		"spec.syncPolicy.automated.prune": true,
 	})
+	// The Tenant is in use while the Application exists; the Usage sits in the Application's
+	// namespace and names the cluster-scoped Tenant with an empty namespace.
 	o.want(t, "tenant-usage", map[string]any{
-		"kind": "ClusterUsage", "spec.of.kind": "Tenant", "spec.of.resourceRef.name": "payments",
-		"spec.by.kind": "XServiceClaim", "spec.by.resourceRef.name": "web-7xk2p", "spec.replayDeletion": true,
+		"kind": "Usage", "metadata.name": "payments-web-uses-tenant", "metadata.namespace": "argocd",
+		"spec.of.kind": "Tenant", "spec.of.resourceRef": map[string]any{"name": "payments", "namespace": ""},
+		"spec.by.kind": "Application", "spec.by.apiVersion": "argoproj.io/v1alpha1",
+		"spec.by.resourceRef.name": "payments-web", "spec.replayDeletion": true,
 	})
 	o.want(t, "oauth2provider", map[string]any{
 		"kind": "OAuth2Provider", "metadata.name": "payments-web",
 		"spec.forProvider.name":       "payments-web",
 		"spec.forProvider.clientType": "confidential",
+		// Every redirect URI of the claim, more than patch-and-transform's indexed patches did.
 		"spec.forProvider.redirectUris": []any{
-			map[string]any{"url": "https://web.payments.example.com/oauth2/callback"},
-			map[string]any{"url": "https://web.payments.example.com/silent-renew"},
+			map[string]any{"url": "https://web.payments.example.com/oauth2/callback", "matchingMode": "strict"},
+			map[string]any{"url": "https://web.payments.example.com/silent-renew", "matchingMode": "strict"},
+			map[string]any{"url": "https://web-eu.payments.example.com/oauth2/callback", "matchingMode": "strict"},
+			map[string]any{"url": "https://web-us.payments.example.com/oauth2/callback", "matchingMode": "strict"},
+			map[string]any{"url": "https://web-ap.payments.example.com/oauth2/callback", "matchingMode": "strict"},
 		},
 		"spec.forProvider.authorizationFlow": "default-provider-authorization-implicit-consent",
 		"spec.writeConnectionSecretToRef":    map[string]any{"name": "web-oidc", "namespace": "team-payments"},
