@@ -403,7 +403,7 @@ func (b *builder) report(spec *backendSpec, domainRes string, hasRules bool) {
 	}
 	response.ConditionFalse(b.s.rsp, TypeBackendReady, ReasonNotAllReady).
 		WithMessage("not True yet: " + strings.Join(notReady, ", ")).TargetCompositeAndClaim()
-	b.s.notReady()
+	b.s.waiting()
 }
 
 // all tells whether every one of keys is ready; if not, the reason and message of the first

@@ -35,8 +35,9 @@ const (
 	defaultTenantKind       = "Tenant"
 	defaultTenantNamePath   = "spec.tenantRef.name"
 
-	// tenantRecheck is how soon a resource waiting for its Tenant is composed again.
-	tenantRecheck = 10 * time.Second
+	// recheck is how soon a composite that is waiting (for its Tenant, or for composed
+	// resources to become Ready) is composed again.
+	recheck = 10 * time.Second
 )
 
 // Function is function-identity-platform.
@@ -139,8 +140,15 @@ type state struct {
 	rsp      *fnv1.RunFunctionResponse
 }
 
-// notReady marks the XR not Ready whatever its composed resources say.
-func (s *state) notReady() { s.dxr.Ready = resource.ReadyFalse }
+// waiting marks the XR not Ready and asks Crossplane to run the pipeline again after recheck
+// instead of the default TTL. Crossplane does not watch a Tenant on a ServiceClaim's behalf,
+// and its realtime watch of composed resources sheds events while its circuit breaker is open
+// (a composite with a dozen resources being created trips it): without a short TTL, a wait
+// could outlast what it waits for by a minute.
+func (s *state) waiting() {
+	s.dxr.Ready = resource.ReadyFalse
+	s.rsp.Meta.Ttl = durationpb.New(recheck)
+}
 
 // resourceState is what the function knows about one composed resource.
 type resourceState struct {
@@ -212,6 +220,7 @@ func (s *state) conditionRule(r v1beta1.ConditionRule) {
 		response.ConditionTrue(s.rsp, r.Type, trueReason).TargetCompositeAndClaim()
 		return
 	}
+	s.rsp.Meta.Ttl = durationpb.New(recheck)
 	response.ConditionFalse(s.rsp, r.Type, falseReason).
 		WithMessage("waiting for " + strings.Join(pending, ", ") + " to become Ready").
 		TargetCompositeAndClaim()
@@ -265,11 +274,7 @@ func (s *state) gateOnTenant(req *fnv1.RunFunctionRequest, g *v1beta1.TenantGate
 	}
 
 	response.ConditionFalse(s.rsp, TypeTenantReady, reason).WithMessage(msg).TargetCompositeAndClaim()
-	s.notReady()
-	// Nothing watches the Tenant on this resource's behalf: ask Crossplane to run the pipeline
-	// again soon rather than at its poll interval, so that the wait ends shortly after the
-	// Tenant turns Ready.
-	s.rsp.Meta.Ttl = durationpb.New(tenantRecheck)
+	s.waiting()
 	var held []string
 	for n := range s.desired {
 		if _, exists := s.observed[n]; !exists {

@@ -158,7 +158,7 @@ func TestTenantGate(t *testing.T) {
 			// Waiting re-runs the pipeline soon; a ready Tenant leaves the default TTL.
 			wantTTL := response.DefaultTTL
 			if tc.status == "False" {
-				wantTTL = tenantRecheck
+				wantTTL = recheck
 			}
 			if got := rsp.GetMeta().GetTtl().AsDuration(); got != wantTTL {
 				t.Errorf("TTL: want %v, got %v", wantTTL, got)
@@ -219,13 +219,18 @@ func TestConditionRules(t *testing.T) {
 			"idp":      {Resource: obj(t, map[string]any{"apiVersion": "k/v1", "kind": "IdentityProvider"})},
 		}},
 	}
-	got := conds(run(t, req))
+	rsp := run(t, req)
+	got := conds(rsp)
 	want := map[string]cond{
 		"AuthentikReady": {"AuthentikReady", "True", "Provisioned"},
 		"KeystoneReady":  {"KeystoneReady", "False", "Creating"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("conditions (-want +got):\n%s", diff)
+	}
+	// Something is not Ready yet: the pipeline runs again soon.
+	if ttl := rsp.GetMeta().GetTtl().AsDuration(); ttl != recheck {
+		t.Errorf("TTL: want %v, got %v", recheck, ttl)
 	}
 }
 
