@@ -4,7 +4,8 @@
 # slapd and the authentik API server (hack/authentik.sh) on 127.0.0.1, the `keystone-admin` and
 # `authentik-token` Secrets and example ProviderConfigs, and the provider binary itself. `up`
 # again rebuilds and restarts the provider and reuses the running services;
-# `down` stops every process `up` started, by PID.
+# `down` stops every process `up` started, by PID. Unless DEV_CROSSPLANE=0, `up` also starts
+# Crossplane core, the composition functions and the platform Configuration (hack/crossplane.sh).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -89,6 +90,11 @@ up() {
   # The authentik API server's port is chosen at start-up: the example says ${AUTHENTIK_URL}.
   sed "s|\${AUTHENTIK_URL}|$AUTHENTIK_URL|g" examples/providerconfig/authentik.yaml | kubectl apply -f -
   start_provider
+  # Crossplane core, the functions and the platform Configuration (Tenant, ServiceClaim, ...):
+  # DEV_CROSSPLANE=0 leaves them out (the provider alone needs no Crossplane tooling).
+  if [[ ${DEV_CROSSPLANE:-1} != 0 ]]; then
+    "$ROOT/hack/crossplane.sh" start
+  fi
 
   cat <<MSG
 
@@ -98,13 +104,17 @@ authentik API server at $AUTHENTIK_URL/api/v3 (in-memory test stand-in: its obje
   export PATH=$k8s:\$PATH    # kubectl
   kubectl get providerconfig
   kubectl get managed
-Logs: $LOGS/{controlplane,provider}.log, $STATE_DIR/keystone/keystone.log, $STATE_DIR/authentik/apiserver.log
+  kubectl get xrd          # Tenant, ServiceClaim, KeystoneIdentityBackend, AuthentikFederation
+  kubectl apply -f examples/platform/team/   # a team: namespace, ServiceClaims, Tenant
+  kubectl get claim,composite
+Logs: $LOGS/{controlplane,provider,crossplane}.log, $STATE_DIR/keystone/keystone.log, $STATE_DIR/authentik/apiserver.log
 Credentials: $STATE_DIR/keystone.env, $STATE_DIR/slapd.env, $STATE_DIR/authentik.env
 Stop everything: make dev-down
 MSG
 }
 
 down() {
+  "$ROOT/hack/crossplane.sh" stop
   stop_pidfile "$PROVIDER_PID"
   stop_pidfile "$CP_PID"
   "$ROOT/hack/keystone.sh" stop

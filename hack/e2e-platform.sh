@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
 # hack/e2e-platform.sh — the platform Compositions end to end, without a cluster: the dev
-# environment of hack/dev.sh (kube-apiserver, Keystone, slapd, authentik API server, the
-# provider and its ProviderConfigs "keystone" and "authentik") in a private STATE_DIR, plus
-# Crossplane core (v2.2.1, out of cluster), function-patch-and-transform and
-# function-identity-platform over mutual TLS, Crossplane's and ArgoCD's CRDs, and the
-# Configuration's XRDs and Compositions. Then:
+# environment of hack/dev.sh in a private STATE_DIR — kube-apiserver with kube-controller-manager's
+# garbage collector, Keystone, slapd, the authentik API server, the provider with its
+# ProviderConfigs "keystone" and "authentik", and (hack/crossplane.sh) Crossplane core v2.2.1 out
+# of cluster with its usage webhook, both composition functions and the platform Configuration.
+# Then:
 #   1. a ServiceClaim applied before its Tenant is accepted and waits with TenantReady=False;
 #   2. the Tenant converges (Namespace, RoleBinding, quota, authentik Group, Keystone Project,
 #      Group, role assignment), the waiting ServiceClaim follows (ArgoCD Application with its
 #      finalizer, authentik OAuth2 provider and application, client Secret in the team
 #      namespace);
-#   3. a second ServiceClaim for the same Tenant converges.
+#   3. a second ServiceClaim for the same Tenant converges;
+#   4-6. LDAP and OIDC KeystoneIdentityBackends and an AuthentikFederation converge;
+#   7. deleting the Tenant while ServiceClaims use it is refused;
+#   8. deleting a ServiceClaim waits for its Application (here the test plays ArgoCD and drops
+#      its finalizer), then its SSO objects and Secret are gone;
+#   9. the last ServiceClaim's deletion replays the refused Tenant deletion; the team namespace
+#      goes only after the team's Keystone Project and authentik Group;
+#  10. deleting the backends and the federation leaves Keystone and authentik as they were
+#      before step 1.
 # Everything started here is stopped on exit (by PID). Exits non-zero on the first failure.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -20,15 +28,9 @@ STATE_DIR=${E2E_STATE_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/platform-e2e.XXXXXX")}
 export STATE_DIR BIN_DIR=$STATE_DIR/bin
 LOGS=$STATE_DIR/logs
 mkdir -p "$LOGS" "$BIN_DIR"
-eval "$("$ROOT/hack/build-crossplane.sh")"
 
-pids=()
 cleanup() {
-  local rc=$? p
-  for p in "${pids[@]}"; do
-    kill "$p" 2>/dev/null || true
-    wait_until 15 pid_gone "$p" || kill -KILL "$p" 2>/dev/null || true
-  done
+  local rc=$?
   "$ROOT/hack/dev.sh" down >/dev/null 2>&1 || rc=1
   if ((rc)); then log "FAILED; logs kept in $LOGS"; else rm -rf "$STATE_DIR"; fi
   exit "$rc"
@@ -52,72 +54,18 @@ wait_cond() {
   return 1
 }
 
-log "dev environment (control plane, Keystone, slapd, authentik, provider)"
+log "dev environment (control plane, Keystone, slapd, authentik, provider, Crossplane)"
 "$ROOT/hack/dev.sh" up >"$LOGS/dev.log" 2>&1 || { tail -n 30 "$LOGS/dev.log" >&2; exit 1; }
 export KUBECONFIG=$STATE_DIR/kubeconfig
 PATH=$("$ROOT/hack/build-k8s.sh"):$PATH
 export PATH
 
-kubectl apply --server-side -f "$CROSSPLANE_CRDS" -f "$ARGOCD_CRDS" >/dev/null
-kubectl create namespace argocd --dry-run=client -o yaml | kubectl apply -f - >/dev/null
-
-log "mutual TLS between Crossplane and the functions"
-tls=$STATE_DIR/tls
-mkdir -p "$tls/server" "$tls/client"
-openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=platform-e2e-ca \
-  -keyout "$tls/ca.key" -out "$tls/ca.crt" 2>/dev/null
-for side in server client; do
-  usage=serverAuth; [[ $side == client ]] && usage=clientAuth
-  openssl req -newkey rsa:2048 -nodes -subj "/CN=$side" -keyout "$tls/$side/tls.key" -out "$tls/$side.csr" 2>/dev/null
-  printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=%s\n' "$usage" >"$tls/$side.ext"
-  openssl x509 -req -days 1 -in "$tls/$side.csr" -CA "$tls/ca.crt" -CAkey "$tls/ca.key" -CAcreateserial \
-    -extfile "$tls/$side.ext" -out "$tls/$side/tls.crt" 2>/dev/null
-  cp "$tls/ca.crt" "$tls/$side/ca.crt"
+set -a; for f in "$STATE_DIR"/*.env; do source "$f"; done; set +a
+for kind in tenants serviceclaims keystoneidentitybackends authentikfederations; do
+  wait_until 60 kubectl get crd "$kind.platform.identity.crossplane.io" >/dev/null 2>&1 || fail "no $kind CRD"
 done
-
-log "functions"
-(cd functions/identity-platform && go build -o "$BIN_DIR/function-identity-platform" .)
-declare -A port
-for fn in function-patch-and-transform function-identity-platform; do
-  bin=$BIN_DIR/function-identity-platform
-  [[ $fn == function-patch-and-transform ]] && bin=$FUNCTION_PT
-  port[$fn]=$(free_port)
-  setsid "$bin" --tls-certs-dir="$tls/server" --address="127.0.0.1:${port[$fn]}" >"$LOGS/$fn.log" 2>&1 </dev/null &
-  pids+=($!)
-done
-for fn in "${!port[@]}"; do
-  wait_until 30 port_open "${port[$fn]}" || die_log "$fn is not listening" "$LOGS/$fn.log"
-done
-
-log "Crossplane core"
-# No Function packages: a FunctionRevision per function whose status names the local endpoint.
-for fn in function-patch-and-transform function-identity-platform; do
-  kubectl apply -f - >/dev/null <<YAML
-apiVersion: pkg.crossplane.io/v1
-kind: FunctionRevision
-metadata:
-  name: $fn-local
-  labels:
-    pkg.crossplane.io/package: $fn
-spec:
-  desiredState: Active
-  image: xpkg.crossplane.io/crossplane-contrib/$fn:local
-  revision: 1
-YAML
-  kubectl patch functionrevision "$fn-local" --subresource=status --type=merge \
-    -p "{\"status\":{\"endpoint\":\"localhost:${port[$fn]}\",\"capabilities\":[\"composition\"]}}" >/dev/null
-done
-mkdir -p "$STATE_DIR/xpkg-cache" "$STATE_DIR/xfn-cache"
-KUBECONFIG=$KUBECONFIG setsid "$CROSSPLANE_CORE" core start --webhook-enabled=false \
-  --tls-client-certs-dir="$tls/client" --xpkg-cache-dir="$STATE_DIR/xpkg-cache" --xfn-cache-dir="$STATE_DIR/xfn-cache" \
-  --metrics-port="$(free_port)" --health-probe-port="$(free_port)" >"$LOGS/crossplane.log" 2>&1 </dev/null &
-pids+=($!)
-
-log "XRDs and Compositions"
-kubectl apply -f cluster/configuration/tenant/definition.yaml -f cluster/configuration/serviceclaim/definition.yaml >/dev/null
-wait_cond 120 Established xrd --all || fail "the XRDs are not Established"
-kubectl apply -f cluster/configuration/tenant/composition.yaml -f cluster/configuration/serviceclaim/composition.yaml >/dev/null
-wait_until 60 kubectl get crd serviceclaims.platform.identity.crossplane.io >/dev/null 2>&1 || fail "no ServiceClaim CRD"
+# What Keystone and authentik hold before any Claim: deleting every Claim must leave exactly this.
+hack/identity-snapshot.py >"$STATE_DIR/before.txt" || fail "cannot snapshot Keystone and authentik"
 
 claim() {
   kubectl apply -f - >/dev/null <<YAML
@@ -125,7 +73,7 @@ apiVersion: platform.identity.crossplane.io/v1alpha1
 kind: ServiceClaim
 metadata:
   name: $1
-  namespace: platform-e2e
+  namespace: team-payments
 spec:
   tenantRef:
     name: payments
@@ -137,13 +85,16 @@ $2
 YAML
 }
 kubectl create namespace platform-e2e --dry-run=client -o yaml | kubectl apply -f - >/dev/null
+# The team authors its ServiceClaims in its own namespace, which exists before the Tenant here
+# (examples/platform/team/namespace.yaml): the Tenant takes it over and deletes it last.
+kubectl create namespace team-payments --dry-run=client -o yaml | kubectl apply -f - >/dev/null
 
 log "1. a ServiceClaim before its Tenant waits with TenantReady=False"
 t0=$SECONDS
 claim web '  sso:
     redirectURIs: [https://web.payments.example.com/oauth2/callback]'
-wait_cond 120 TenantReady=False -n platform-e2e serviceclaim/web || fail "web does not report TenantReady=False"
-reason=$(kubectl -n platform-e2e get serviceclaim web -o jsonpath='{.status.conditions[?(@.type=="TenantReady")].reason}')
+wait_cond 120 TenantReady=False -n team-payments serviceclaim/web || fail "web does not report TenantReady=False"
+reason=$(kubectl -n team-payments get serviceclaim web -o jsonpath='{.status.conditions[?(@.type=="TenantReady")].reason}')
 [[ $reason == TenantNotFound ]] || fail "TenantReady reason: want TenantNotFound, got $reason"
 [[ -z $(kubectl -n argocd get applications -o name) ]] || fail "an Application was created before the Tenant"
 log "   web: TenantReady=False/$reason, nothing composed ($((SECONDS - t0)) s)"
@@ -170,8 +121,8 @@ log "   Tenant payments Ready ($((SECONDS - t0)) s)"
 kubectl get namespace team-payments >/dev/null || fail "no namespace team-payments"
 kubectl -n team-payments get rolebinding team-payments-admin >/dev/null || fail "no admin RoleBinding"
 kubectl -n team-payments get resourcequota team-quota >/dev/null || fail "no ResourceQuota"
-wait_cond 300 Ready=True -n platform-e2e serviceclaim/web || fail "ServiceClaim web is not Ready once its Tenant is"
-wait_cond 10 TenantReady=True -n platform-e2e serviceclaim/web || fail "web: TenantReady is not True"
+wait_cond 300 Ready=True -n team-payments serviceclaim/web || fail "ServiceClaim web is not Ready once its Tenant is"
+wait_cond 10 TenantReady=True -n team-payments serviceclaim/web || fail "web: TenantReady is not True"
 fin=$(kubectl -n argocd get application payments-web -o jsonpath='{.metadata.finalizers}')
 [[ $fin == *resources-finalizer.argocd.argoproj.io* ]] || fail "Application payments-web lacks ArgoCD's finalizer: $fin"
 wait_until 60 kubectl -n team-payments get secret web-oidc >/dev/null 2>&1 || fail "no Secret web-oidc in team-payments"
@@ -182,17 +133,12 @@ log "   web Ready: Application payments-web, OAuth2 client in Secret team-paymen
 log "3. a second ServiceClaim of the same Tenant"
 t0=$SECONDS
 claim worker ""
-wait_cond 300 Ready=True -n platform-e2e serviceclaim/worker || fail "ServiceClaim worker is not Ready"
+wait_cond 300 Ready=True -n team-payments serviceclaim/worker || fail "ServiceClaim worker is not Ready"
 kubectl -n argocd get application payments-worker >/dev/null || fail "no Application payments-worker"
 log "   worker Ready ($((SECONDS - t0)) s)"
 
 log "4. a KeystoneIdentityBackend: an LDAP domain of Keystone backed by slapd"
 t0=$SECONDS
-set -a; source "$STATE_DIR/slapd.env"; source "$STATE_DIR/authentik.env"; set +a
-kubectl apply -f cluster/configuration/keystoneidentitybackend/definition.yaml >/dev/null
-wait_cond 120 Established xrd/xkeystoneidentitybackends.platform.identity.crossplane.io || fail "the backend XRD is not Established"
-kubectl apply -f cluster/configuration/keystoneidentitybackend/composition.yaml >/dev/null
-wait_until 60 kubectl get crd keystoneidentitybackends.platform.identity.crossplane.io >/dev/null 2>&1 || fail "no KeystoneIdentityBackend CRD"
 kubectl -n platform-e2e create secret generic corp-ldap-bind --from-literal=username="$LDAP_BIND_DN" \
   --from-literal=password="$LDAP_BIND_PASSWORD" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
 kubectl apply -f - >/dev/null <<YAML
@@ -264,10 +210,6 @@ log "   fed-oidc Ready: identity provider, mapping, protocol, group with member 
 
 log "6. an AuthentikFederation into that domain"
 t0=$SECONDS
-kubectl apply -f cluster/configuration/authentikfederation/definition.yaml >/dev/null
-wait_cond 120 Established xrd/xauthentikfederations.platform.identity.crossplane.io || fail "the AuthentikFederation XRD is not Established"
-kubectl apply -f cluster/configuration/authentikfederation/composition.yaml >/dev/null
-wait_until 60 kubectl get crd authentikfederations.platform.identity.crossplane.io >/dev/null 2>&1 || fail "no AuthentikFederation CRD"
 kubectl apply -f - >/dev/null <<YAML
 apiVersion: platform.identity.crossplane.io/v1alpha1
 kind: AuthentikFederation
@@ -290,5 +232,74 @@ issuer=$(kubectl -n platform-e2e get authentikfederation authentik -o jsonpath='
 kubectl -n platform-e2e get secret authentik-oidc-client >/dev/null || fail "no Secret authentik-oidc-client"
 log "   authentik Ready: issuer $issuer, client in Secret platform-e2e/authentik-oidc-client ($((SECONDS - t0)) s)"
 
-kubectl get tenants,serviceclaims,keystoneidentitybackends,authentikfederations -A
-echo "6 passed, 0 failed"
+
+# gone KIND/NAME [kubectl args]: the object does not exist.
+gone() { ! kubectl get "$@" >/dev/null 2>&1; }
+# play_argocd NAME: what ArgoCD's resources finalizer does once it has pruned the service.
+play_argocd() {
+  kubectl -n argocd patch application "$1" --type=json -p '[{"op":"remove","path":"/metadata/finalizers"}]' >/dev/null
+}
+
+log "7. the Tenant cannot be deleted while its ServiceClaims exist"
+wait_until 60 test "$(kubectl get tenant payments -o jsonpath='{.metadata.labels.crossplane\.io/in-use}')" = true \
+  || fail "Tenant payments is not labelled in use by its ServiceClaims' Usages"
+if out=$(kubectl delete tenant payments --wait=false 2>&1); then
+  fail "deleting Tenant payments with two ServiceClaims was accepted: $out"
+fi
+[[ $out == *in-use* && $out == *payments-web* ]] || fail "the refusal does not say what uses the Tenant: $out"
+kubectl get tenant payments -o jsonpath='{.metadata.deletionTimestamp}' | grep -q . && fail "Tenant payments is being deleted"
+log "   refused: ${out##*denied the request: }"
+
+log "8. deleting a ServiceClaim waits for its Application, then removes its SSO objects"
+t0=$SECONDS
+kubectl -n team-payments delete serviceclaim web --wait=false >/dev/null
+wait_until 60 test -n "$(kubectl -n argocd get application payments-web -o jsonpath='{.metadata.deletionTimestamp}' 2>/dev/null)" \
+  || fail "Application payments-web is not being deleted"
+wait_until 120 gone oauth2provider payments-web || fail "OAuth2Provider payments-web is still there"
+wait_until 60 gone -n team-payments secret web-oidc || fail "Secret team-payments/web-oidc is still there"
+kubectl -n team-payments get serviceclaim web >/dev/null 2>&1 || fail "ServiceClaim web went before its Application"
+play_argocd payments-web
+wait_until 120 gone -n team-payments serviceclaim web || fail "ServiceClaim web is still there after its Application went"
+kubectl get tenant payments >/dev/null || fail "Tenant payments went while ServiceClaim worker uses it"
+log "   web gone after its Application; SSO provider and Secret gone; Tenant kept ($((SECONDS - t0)) s)"
+
+log "9. the last ServiceClaim goes, and the refused Tenant deletion is replayed; its namespace goes last"
+t0=$SECONDS
+kubectl -n team-payments delete serviceclaim worker --wait=false >/dev/null
+wait_until 60 test -n "$(kubectl -n argocd get application payments-worker -o jsonpath='{.metadata.deletionTimestamp}' 2>/dev/null)" \
+  || fail "Application payments-worker is not being deleted"
+play_argocd payments-worker
+wait_until 120 gone -n team-payments serviceclaim worker || fail "ServiceClaim worker is still there"
+# The namespace must not start terminating while the team's Project or authentik Group exists.
+ns_early=""
+deadline=$((SECONDS + 300))
+until gone namespace team-payments; do
+  ((SECONDS < deadline)) || fail "namespace team-payments is still there"
+  if [[ -n $(kubectl get namespace team-payments -o jsonpath='{.metadata.deletionTimestamp}' 2>/dev/null) ]] &&
+    ! { gone project.keystone.identity.crossplane.io team-payments && gone group.authentik.identity.crossplane.io team-payments; }; then
+    ns_early=yes
+  fi
+  sleep 0.5
+done
+[[ -z $ns_early ]] || fail "namespace team-payments started terminating before the team's Project and authentik Group were gone"
+# The garbage collector's first attempt was refused by the usage webhook and Crossplane replayed it.
+grep -q 'Replaying deletion of the used resource.*"kind": "Namespace", "name": "team-payments"' "$LOGS/crossplane.log" \
+  || grep -q 'Replaying deletion of the used resource.*Namespace.*team-payments' "$LOGS/crossplane.log" \
+  || fail "Crossplane did not replay the refused deletion of namespace team-payments (see $LOGS/crossplane.log)"
+wait_until 120 gone tenant payments || fail "Tenant payments is still there"
+log "   worker, Tenant payments and namespace team-payments gone, the namespace last ($((SECONDS - t0)) s)"
+
+log "10. deleting the backends and the federation leaves Keystone and authentik as they were"
+t0=$SECONDS
+kubectl -n platform-e2e delete authentikfederation authentik --wait=false >/dev/null
+kubectl -n platform-e2e delete keystoneidentitybackend corp-ldap fed-oidc --wait=false >/dev/null
+deadline=$((SECONDS + 300))
+until [[ -z $(kubectl -n platform-e2e get authentikfederations,keystoneidentitybackends -o name 2>/dev/null) && -z $(kubectl get managed -o name 2>/dev/null) ]]; do
+  ((SECONDS < deadline)) || fail "Claims or managed resources are left: $(kubectl get managed -o name 2>&1 | tr '\n' ' ')"
+  sleep 1
+done
+hack/identity-snapshot.py >"$STATE_DIR/after.txt" || fail "cannot snapshot Keystone and authentik"
+diff -u "$STATE_DIR/before.txt" "$STATE_DIR/after.txt" >&2 || fail "Keystone or authentik differ from before the Claims (diff above)"
+log "   no managed resources left; Keystone and authentik hold the same $(wc -l <"$STATE_DIR/after.txt") objects as before ($((SECONDS - t0)) s)"
+
+echo "10 passed, 0 failed"
