@@ -255,36 +255,16 @@ func (e *External) prepare(ctx context.Context, mg *v1alpha1.OAuth2Provider) {
 // desired renders the fields the spec sets, in authentik's wire format.
 func (e *External) desired(ctx context.Context, fp *v1alpha1.OAuth2ProviderParameters) (shared.Fields, error) {
 	r := api.PatchedOAuth2ProviderRequest{Name: &fp.Name}
-	authz, err := e.res.Flow(ctx, "authorizationFlow", fp.AuthorizationFlow)
-	if err != nil {
+	if err := e.res.Flows(ctx, fp.ProviderFlows, &r.AuthorizationFlow, &r.InvalidationFlow, &r.AuthenticationFlow); err != nil {
 		return nil, err
 	}
-	inval, err := e.res.Flow(ctx, "invalidationFlow", fp.InvalidationFlow)
-	if err != nil {
+	if err := e.res.Certificate(ctx, "signingKey", fp.SigningKey, &r.SigningKey); err != nil {
 		return nil, err
 	}
-	r.AuthorizationFlow, r.InvalidationFlow = &authz, &inval
-	authn, err := e.res.OptionalFlow(ctx, "authenticationFlow", fp.AuthenticationFlow)
-	if err != nil {
+	if err := e.res.Certificate(ctx, "encryptionKey", fp.EncryptionKey, &r.EncryptionKey); err != nil {
 		return nil, err
 	}
-	if authn != nil {
-		r.AuthenticationFlow = *authn
-	}
-	signing, err := e.res.Certificate(ctx, "signingKey", fp.SigningKey)
-	if err != nil {
-		return nil, err
-	}
-	if signing != nil {
-		r.SigningKey = *signing
-	}
-	encryption, err := e.res.Certificate(ctx, "encryptionKey", fp.EncryptionKey)
-	if err != nil {
-		return nil, err
-	}
-	if encryption != nil {
-		r.EncryptionKey = *encryption
-	}
+	var err error
 	if r.PropertyMappings, err = e.res.ScopeMappings(ctx, "propertyMappings", fp.PropertyMappings); err != nil {
 		return nil, err
 	}

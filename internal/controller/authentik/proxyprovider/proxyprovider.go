@@ -217,29 +217,13 @@ func (e *External) prepare(ctx context.Context, mg *v1alpha1.ProxyProvider) {
 
 func (e *External) desired(ctx context.Context, fp *v1alpha1.ProxyProviderParameters) (shared.Fields, error) {
 	r := api.PatchedProxyProviderRequest{}
-	authz, err := e.res.Flow(ctx, "authorizationFlow", fp.AuthorizationFlow)
-	if err != nil {
+	if err := e.res.Flows(ctx, fp.ProviderFlows, &r.AuthorizationFlow, &r.InvalidationFlow, &r.AuthenticationFlow); err != nil {
 		return nil, err
 	}
-	inval, err := e.res.Flow(ctx, "invalidationFlow", fp.InvalidationFlow)
-	if err != nil {
+	if err := e.res.Certificate(ctx, "certificate", fp.Certificate, &r.Certificate); err != nil {
 		return nil, err
 	}
-	r.AuthorizationFlow, r.InvalidationFlow = &authz, &inval
-	authn, err := e.res.OptionalFlow(ctx, "authenticationFlow", fp.AuthenticationFlow)
-	if err != nil {
-		return nil, err
-	}
-	if authn != nil {
-		r.AuthenticationFlow = *authn
-	}
-	cert, err := e.res.Certificate(ctx, "certificate", fp.Certificate)
-	if err != nil {
-		return nil, err
-	}
-	if cert != nil {
-		r.Certificate = *cert
-	}
+	var err error
 	if len(fp.PropertyMappings) > 0 {
 		if r.PropertyMappings, err = e.res.ScopeMappings(ctx, "propertyMappings", fp.PropertyMappings); err != nil {
 			return nil, err

@@ -237,49 +237,29 @@ func (e *External) prepare(ctx context.Context, mg *v1alpha1.SAMLProvider) {
 
 func (e *External) desired(ctx context.Context, fp *v1alpha1.SAMLProviderParameters) (shared.Fields, error) {
 	r := api.PatchedSAMLProviderRequest{}
-	authz, err := e.res.Flow(ctx, "authorizationFlow", fp.AuthorizationFlow)
-	if err != nil {
+	if err := e.res.Flows(ctx, fp.ProviderFlows, &r.AuthorizationFlow, &r.InvalidationFlow, &r.AuthenticationFlow); err != nil {
 		return nil, err
 	}
-	inval, err := e.res.Flow(ctx, "invalidationFlow", fp.InvalidationFlow)
-	if err != nil {
-		return nil, err
-	}
-	r.AuthorizationFlow, r.InvalidationFlow = &authz, &inval
-	nullable := []struct {
+	certs := []struct {
 		field string
 		name  *string
-		flow  bool
 		into  *api.NullableString
 	}{
-		{"authenticationFlow", fp.AuthenticationFlow, true, &r.AuthenticationFlow},
-		{"signingKey", fp.SigningKey, false, &r.SigningKp},
-		{"verificationKey", fp.VerificationKey, false, &r.VerificationKp},
-		{"encryptionKey", fp.EncryptionKey, false, &r.EncryptionKp},
+		{"signingKey", fp.SigningKey, &r.SigningKp},
+		{"verificationKey", fp.VerificationKey, &r.VerificationKp},
+		{"encryptionKey", fp.EncryptionKey, &r.EncryptionKp},
 	}
-	for _, n := range nullable {
-		var v *api.NullableString
-		if n.flow {
-			v, err = e.res.OptionalFlow(ctx, n.field, n.name)
-		} else {
-			v, err = e.res.Certificate(ctx, n.field, n.name)
-		}
-		if err != nil {
+	for _, c := range certs {
+		if err := e.res.Certificate(ctx, c.field, c.name, c.into); err != nil {
 			return nil, err
 		}
-		if v != nil {
-			*n.into = *v
-		}
 	}
+	var err error
 	if r.PropertyMappings, err = e.res.SAMLMappings(ctx, "propertyMappings", fp.PropertyMappings); err != nil {
 		return nil, err
 	}
-	nameID, err := e.res.SAMLMapping(ctx, "nameIdMapping", fp.NameIDMapping)
-	if err != nil {
+	if err := e.res.SAMLMapping(ctx, "nameIdMapping", fp.NameIDMapping, &r.NameIdMapping); err != nil {
 		return nil, err
-	}
-	if nameID != nil {
-		r.NameIdMapping = *nameID
 	}
 	return Desired(fp, r)
 }

@@ -65,45 +65,67 @@ func (r *Resolver) Flow(ctx context.Context, field, slug string) (string, error)
 	return f.Pk, nil
 }
 
-// OptionalFlow resolves a nullable flow reference: nil leaves the field unmanaged (nil
-// result), the empty string clears it (a NullableString holding nil) and a slug sets it.
-func (r *Resolver) OptionalFlow(ctx context.Context, field string, slug *string) (*api.NullableString, error) {
-	if slug == nil {
-		return nil, nil
-	}
-	if *slug == "" {
-		return api.NewNullableString(nil), nil
-	}
-	pk, err := r.Flow(ctx, field, *slug)
+// Flows resolves the flows every provider type names (spec.forProvider's ProviderFlows) into
+// the fields of its request: authentik's request types differ, their flow fields do not. An
+// unset authentication flow leaves authn alone.
+func (r *Resolver) Flows(ctx context.Context, f v1alpha1.ProviderFlows, authz, inval **string, authn *api.NullableString) error {
+	a, err := r.Flow(ctx, "authorizationFlow", f.AuthorizationFlow)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return api.NewNullableString(&pk), nil
+	i, err := r.Flow(ctx, "invalidationFlow", f.InvalidationFlow)
+	if err != nil {
+		return err
+	}
+	*authz, *inval = &a, &i
+	return r.OptionalFlow(ctx, "authenticationFlow", f.AuthenticationFlow, authn)
 }
 
-// Certificate resolves a nullable certificate-key pair reference by name, like OptionalFlow.
-func (r *Resolver) Certificate(ctx context.Context, field string, name *string) (*api.NullableString, error) {
-	if name == nil {
-		return nil, nil
+// OptionalFlow resolves a nullable flow reference into a request field: see setNullable.
+func (r *Resolver) OptionalFlow(ctx context.Context, field string, slug *string, into *api.NullableString) error {
+	return setNullable(slug, into, func(slug string) (string, error) { return r.Flow(ctx, field, slug) })
+}
+
+// Certificate resolves a nullable certificate-key pair reference by name into a request
+// field: see setNullable.
+func (r *Resolver) Certificate(ctx context.Context, field string, name *string, into *api.NullableString) error {
+	return setNullable(name, into, func(name string) (string, error) { return r.certificate(ctx, field, name) })
+}
+
+// setNullable resolves a nullable reference into a request field: nil leaves the field alone
+// (the spec does not manage it), the empty string clears it (a NullableString holding nil) and
+// a name or slug sets it to the primary key resolve returns.
+func setNullable(ref *string, into *api.NullableString, resolve func(string) (string, error)) error {
+	if ref == nil {
+		return nil
 	}
-	if *name == "" {
-		return api.NewNullableString(nil), nil
+	if *ref == "" {
+		into.Set(nil)
+		return nil
 	}
-	if pk, ok := r.certs[*name]; ok {
-		return api.NewNullableString(&pk), nil
-	}
-	l, resp, err := r.api.CryptoAPI.CryptoCertificatekeypairsList(ctx).Name(*name).PageSize(authentik.PageSize).Execute()
+	pk, err := resolve(*ref)
 	if err != nil {
-		return nil, Wrap(err, resp, errListCerts, *name, field)
+		return err
+	}
+	into.Set(&pk)
+	return nil
+}
+
+func (r *Resolver) certificate(ctx context.Context, field, name string) (string, error) {
+	if pk, ok := r.certs[name]; ok {
+		return pk, nil
+	}
+	l, resp, err := r.api.CryptoAPI.CryptoCertificatekeypairsList(ctx).Name(name).PageSize(authentik.PageSize).Execute()
+	if err != nil {
+		return "", Wrap(err, resp, errListCerts, name, field)
 	}
 	for _, c := range l.Results {
-		if c.Name == *name {
-			pk := c.Pk
-			r.certs[*name] = pk
-			return api.NewNullableString(&pk), nil
+		if c.Name == name {
+			r.certs[name] = c.Pk
+			return c.Pk, nil
 		}
 	}
-	return nil, &MissingError{What: fmt.Sprintf("certificate-key pair %q", *name), Field: field}
+	return "", &MissingError{What: fmt.Sprintf("certificate-key pair %q", name), Field: field}
 }
 
 // ScopeMappings resolves OAuth2 scope mappings (also used by proxy providers); nil selects
@@ -147,16 +169,18 @@ func (r *Resolver) SAMLMappings(ctx context.Context, field string, sel []v1alpha
 	return match(r.saml, "SAML property mapping", field, sel)
 }
 
-// SAMLMapping resolves one optional SAML property mapping.
-func (r *Resolver) SAMLMapping(ctx context.Context, field string, sel *v1alpha1.PropertyMappingSelector) (*api.NullableString, error) {
+// SAMLMapping resolves one optional SAML property mapping into a request field; nil leaves
+// the field alone.
+func (r *Resolver) SAMLMapping(ctx context.Context, field string, sel *v1alpha1.PropertyMappingSelector, into *api.NullableString) error {
 	if sel == nil {
-		return nil, nil
+		return nil
 	}
 	pks, err := r.SAMLMappings(ctx, field, []v1alpha1.PropertyMappingSelector{*sel})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return api.NewNullableString(&pks[0]), nil
+	into.Set(&pks[0])
+	return nil
 }
 
 func (r *Resolver) listScope(ctx context.Context) error {

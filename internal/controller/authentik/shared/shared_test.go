@@ -1,10 +1,13 @@
 package shared
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	api "goauthentik.io/api/v3"
 
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -114,5 +117,37 @@ func TestParsePK(t *testing.T) {
 	}
 	if pk, err := ParsePK("42"); err != nil || pk != 42 {
 		t.Errorf("ParsePK(42) = %d, %v", pk, err)
+	}
+}
+
+func TestSetNullable(t *testing.T) {
+	errLookup := errors.New("lookup failed")
+	type field struct {
+		Set   bool
+		Value *string
+	}
+	str := func(s string) *string { return &s }
+	cases := map[string]struct {
+		ref    *string
+		lookup error
+		want   field
+		err    error
+	}{
+		"UnsetLeavesTheFieldAlone":        {},
+		"EmptyClearsTheField":             {ref: str(""), want: field{Set: true}},
+		"NameSetsItsPrimaryKey":           {ref: str("n"), want: field{Set: true, Value: str("pk-of-n")}},
+		"FailedLookupLeavesTheFieldAlone": {ref: str("n"), lookup: errLookup, err: errLookup},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var into api.NullableString
+			err := setNullable(tc.ref, &into, func(ref string) (string, error) { return "pk-of-" + ref, tc.lookup })
+			if diff := cmp.Diff(tc.err, err, cmpopts.EquateErrors()); diff != "" {
+				t.Errorf("error: -want +got:\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.want, field{Set: into.IsSet(), Value: into.Get()}); diff != "" {
+				t.Errorf("field: -want +got:\n%s", diff)
+			}
+		})
 	}
 }
