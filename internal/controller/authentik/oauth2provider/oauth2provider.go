@@ -15,23 +15,13 @@ import (
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
-	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
-	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
 const (
-	errGet        = "cannot read authentik OAuth2 provider %s"
-	errList       = "cannot look up authentik OAuth2 providers named %q"
-	errCreate     = "cannot create authentik OAuth2 provider %q"
-	errNameTaken  = "cannot create authentik OAuth2 provider %q: a provider of another type (SAML, proxy, LDAP...) already has this name, and provider names are unique across all types in authentik; choose another name"
-	errUpdate     = "cannot update authentik OAuth2 provider %q (ID %d)"
-	errDelete     = "cannot delete authentik OAuth2 provider %q (ID %d)"
 	errSecret     = "cannot read the client secret from spec.forProvider.clientSecretSecretRef"
 	errSecretSize = "the client secret in Secret %s/%s key %q is empty or longer than authentik's 255 characters"
-
-	typeName = "authentik OAuth2 provider"
 )
 
 // Connection detail keys.
@@ -67,89 +57,40 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 	return managedkind.SetupGated(mgr, o, v1alpha1.OAuth2ProviderGroupVersionKind, Setup)
 }
 
-// Observed is an OAuth2 provider as authentik returns it, with the marker of the application
-// using it when it was found by name.
-type Observed struct {
-	Provider  api.OAuth2Provider
-	AppMarker *provenance.Marker
-	// Unrecorded is set for a provider found by name that is not the one the resource's
-	// external name records.
-	Unrecorded bool
-}
+// Observed is an OAuth2 provider as authentik returns it.
+type Observed = shared.Observed[api.OAuth2Provider]
 
-// External drives authentik OAuth2 providers for the adoption engine. It lives for one
-// reconcile: it resolves the spec's flow slugs, certificate and mapping names and client
-// secret once, while reading the provider, so that Observe compares without calling authentik.
-type External struct {
-	shared.Client
-	res *shared.Resolver
-
-	prepared bool
-	want     shared.Fields
-	wantErr  error
-}
+// External drives authentik OAuth2 providers for the adoption engine, for one reconcile.
+type External = shared.ProviderDriver[*v1alpha1.OAuth2Provider, api.OAuth2Provider, api.OAuth2ProviderRequest, api.PatchedOAuth2ProviderRequest]
 
 // New returns a driver for one reconcile.
-func New(c shared.Client) *External {
-	return &External{Client: c, res: shared.NewResolver(c.API)}
+func New(c shared.Client) *External { return providerKind.New(c) }
+
+// providerKind binds OAuth2 providers to the driver the provider kinds share: their calls in
+// the generated client and what this kind adds.
+var providerKind = &shared.ProviderKind[*v1alpha1.OAuth2Provider, api.OAuth2Provider, api.OAuth2ProviderRequest, api.PatchedOAuth2ProviderRequest]{
+	Calls: shared.NewProviderCalls[api.OAuth2Provider, *api.PaginatedOAuth2ProviderList](
+		(*api.ProvidersAPIService).ProvidersOauth2Retrieve,
+		(*api.ProvidersAPIService).ProvidersOauth2List, api.ApiProvidersOauth2ListRequest.Name,
+		(*api.ProvidersAPIService).ProvidersOauth2Create, api.ApiProvidersOauth2CreateRequest.OAuth2ProviderRequest,
+		(*api.ProvidersAPIService).ProvidersOauth2PartialUpdate, api.ApiProvidersOauth2PartialUpdateRequest.PatchedOAuth2ProviderRequest,
+		(*api.ProvidersAPIService).ProvidersOauth2Destroy),
+	TypeName:   "authentik OAuth2 provider",
+	OtherTypes: "SAML, proxy, LDAP...",
+	Name:       func(mg *v1alpha1.OAuth2Provider) string { return mg.Spec.ForProvider.Name },
+	Desired: func(ctx context.Context, c shared.Client, r *shared.Resolver, mg *v1alpha1.OAuth2Provider) (shared.Want[api.OAuth2Provider], error) {
+		f, err := desired(ctx, c, r, &mg.Spec.ForProvider)
+		return shared.Want[api.OAuth2Provider]{Fields: f, Compare: compare}, err
+	},
+	Defaults: defaults,
+	Details: func(_ context.Context, c shared.Client, _ *v1alpha1.OAuth2Provider, p api.OAuth2Provider) (managed.ConnectionDetails, error) {
+		return ConnectionDetails(p, c.BaseURL), nil
+	},
+	Status: status,
 }
 
-var _ adoption.Driver[*v1alpha1.OAuth2Provider, Observed] = &External{}
-
-// Get reads the provider with the ID.
-func (e *External) Get(ctx context.Context, mg *v1alpha1.OAuth2Provider, id string) (Observed, error) {
-	pk, err := shared.ParsePK(id)
-	if err != nil {
-		return Observed{}, err
-	}
-	p, resp, err := e.API.ProvidersAPI.ProvidersOauth2Retrieve(ctx, pk).Execute()
-	if err != nil {
-		return Observed{}, shared.Wrap(err, resp, errGet, id)
-	}
-	e.prepare(ctx, mg)
-	return Observed{Provider: *p}, nil
-}
-
-// Find looks the provider up by name.
-func (e *External) Find(ctx context.Context, mg *v1alpha1.OAuth2Provider) ([]Observed, error) {
-	name := mg.Spec.ForProvider.Name
-	all, err := authentik.ListAll(ctx, func(page int32) ([]api.OAuth2Provider, int32, error) {
-		l, resp, err := e.API.ProvidersAPI.ProvidersOauth2List(ctx).Name(name).Page(page).PageSize(authentik.PageSize).Execute()
-		if err != nil {
-			return nil, 0, shared.Wrap(err, resp, errList, name)
-		}
-		return l.Results, authentik.NextPage(l.Pagination), nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	var out []Observed
-	for _, p := range all {
-		if p.Name != name {
-			continue
-		}
-		m, err := e.AppMarker(ctx, p.Name, p.GetAssignedApplicationSlug())
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, Observed{Provider: p, AppMarker: m, Unrecorded: shared.Unrecorded(mg, p.Pk)})
-	}
-	e.prepare(ctx, mg)
-	return out, nil
-}
-
-// IsNotFound reports whether err is authentik's 404.
-func (e *External) IsNotFound(err error) bool { return shared.IsNotFound(err) }
-
-// Describe presents the provider to the engine: see shared.DescribeProvider.
-func (e *External) Describe(o Observed) adoption.Description {
-	return shared.DescribeProvider(o.Provider.Pk, typeName, o.Provider.Name, o.AppMarker, e.Installation, o.Unrecorded)
-}
-
-// Observe records the provider, publishes its connection details and compares the fields the
-// spec sets.
-func (e *External) Observe(mg *v1alpha1.OAuth2Provider, o Observed, p identityv1alpha1.Provenance) adoption.Observation {
-	pr := o.Provider
+// status records the provider in status.atProvider.
+func status(c shared.Client, mg *v1alpha1.OAuth2Provider, pr api.OAuth2Provider, p identityv1alpha1.Provenance) {
 	grants := []string{}
 	for _, g := range pr.GrantTypes {
 		grants = append(grants, string(g))
@@ -159,34 +100,14 @@ func (e *External) Observe(mg *v1alpha1.OAuth2Provider, o Observed, p identityv1
 		ClientID:            pr.GetClientId(),
 		ClientType:          string(pr.GetClientType()),
 		GrantTypes:          grants,
-		IssuerURL:           IssuerURL(pr, e.BaseURL),
+		IssuerURL:           IssuerURL(pr, c.BaseURL),
 		Provenance:          p,
 	}
-	obs := adoption.Observation{ConnectionDetails: ConnectionDetails(pr, e.BaseURL)}
-	if e.wantErr != nil {
-		obs.Diff = e.wantErr.Error()
-		return obs
-	}
-	c, err := compare(e.want, pr)
-	if err != nil {
-		obs.Diff = err.Error()
-		return obs
-	}
-	obs.UpToDate, obs.Diff = c.UpToDate(), c.Diff
-	return obs
 }
 
-// Create creates the provider. Grant types and scope mappings the spec leaves unset get the
-// defaults a working OpenID Connect login needs.
-func (e *External) Create(ctx context.Context, mg *v1alpha1.OAuth2Provider, _ provenance.Marker) (string, managed.ConnectionDetails, error) {
-	e.prepare(ctx, mg)
-	if e.wantErr != nil {
-		return "", nil, e.wantErr
-	}
-	f := shared.Fields{}
-	for k, v := range e.want {
-		f[k] = v
-	}
+// defaults gives a new provider the grant types and scope mappings a working OpenID Connect
+// login needs when the spec sets none.
+func defaults(ctx context.Context, r *shared.Resolver, f shared.Fields) error {
 	if _, ok := f["redirect_uris"]; !ok {
 		f["redirect_uris"] = []any{}
 	}
@@ -194,82 +115,33 @@ func (e *External) Create(ctx context.Context, mg *v1alpha1.OAuth2Provider, _ pr
 		f["grant_types"] = DefaultGrantTypes
 	}
 	if _, ok := f["property_mappings"]; !ok {
-		pks, err := e.res.ManagedScopeMappings(ctx, DefaultScopeMappings...)
+		pks, err := r.ManagedScopeMappings(ctx, DefaultScopeMappings...)
 		if err != nil {
-			return "", nil, err
+			return err
 		}
 		f["property_mappings"] = pks
 	}
-	req, err := shared.Decode[api.OAuth2ProviderRequest](f)
-	if err != nil {
-		return "", nil, err
-	}
-	p, resp, err := e.API.ProvidersAPI.ProvidersOauth2Create(ctx).OAuth2ProviderRequest(req).Execute()
-	if err != nil {
-		err = shared.Wrap(err, resp, errCreate, mg.Spec.ForProvider.Name)
-		if shared.IsUniqueName(err) {
-			return "", nil, errors.Errorf(errNameTaken, mg.Spec.ForProvider.Name)
-		}
-		return "", nil, err
-	}
-	return strconv.Itoa(int(p.Pk)), nil, nil
-}
-
-// Update PATCHes exactly the managed fields that differ; a provider in sync is never written.
-func (e *External) Update(ctx context.Context, mg *v1alpha1.OAuth2Provider, o Observed, _ provenance.Marker) (managed.ConnectionDetails, error) {
-	if e.wantErr != nil {
-		return nil, e.wantErr
-	}
-	c, err := compare(e.want, o.Provider)
-	if err != nil || c.UpToDate() {
-		return nil, err
-	}
-	req, err := shared.Decode[api.PatchedOAuth2ProviderRequest](c.Changed)
-	if err != nil {
-		return nil, err
-	}
-	_, resp, err := e.API.ProvidersAPI.ProvidersOauth2PartialUpdate(ctx, o.Provider.Pk).PatchedOAuth2ProviderRequest(req).Execute()
-	return nil, shared.Wrap(err, resp, errUpdate, o.Provider.Name, o.Provider.Pk)
-}
-
-// Delete deletes the provider.
-func (e *External) Delete(ctx context.Context, _ *v1alpha1.OAuth2Provider, o Observed) error {
-	resp, err := e.API.ProvidersAPI.ProvidersOauth2Destroy(ctx, o.Provider.Pk).Execute()
-	if err = shared.Wrap(err, resp, errDelete, o.Provider.Name, o.Provider.Pk); shared.IsNotFound(err) {
-		return nil
-	}
-	return err
-}
-
-// prepare resolves the spec into authentik's fields once per reconcile. A failure is kept for
-// Observe (the provider is then not up to date), Create and Update to report, so that it never
-// stands in the way of observing or deleting the provider.
-func (e *External) prepare(ctx context.Context, mg *v1alpha1.OAuth2Provider) {
-	if e.prepared {
-		return
-	}
-	e.prepared = true
-	e.want, e.wantErr = e.desired(ctx, &mg.Spec.ForProvider)
+	return nil
 }
 
 // desired renders the fields the spec sets, in authentik's wire format.
-func (e *External) desired(ctx context.Context, fp *v1alpha1.OAuth2ProviderParameters) (shared.Fields, error) {
+func desired(ctx context.Context, c shared.Client, res *shared.Resolver, fp *v1alpha1.OAuth2ProviderParameters) (shared.Fields, error) {
 	r := api.PatchedOAuth2ProviderRequest{Name: &fp.Name}
-	if err := e.res.Flows(ctx, fp.ProviderFlows, &r.AuthorizationFlow, &r.InvalidationFlow, &r.AuthenticationFlow); err != nil {
+	if err := res.Flows(ctx, fp.ProviderFlows, &r.AuthorizationFlow, &r.InvalidationFlow, &r.AuthenticationFlow); err != nil {
 		return nil, err
 	}
-	if err := e.res.Certificate(ctx, "signingKey", fp.SigningKey, &r.SigningKey); err != nil {
+	if err := res.Certificate(ctx, "signingKey", fp.SigningKey, &r.SigningKey); err != nil {
 		return nil, err
 	}
-	if err := e.res.Certificate(ctx, "encryptionKey", fp.EncryptionKey, &r.EncryptionKey); err != nil {
+	if err := res.Certificate(ctx, "encryptionKey", fp.EncryptionKey, &r.EncryptionKey); err != nil {
 		return nil, err
 	}
 	var err error
-	if r.PropertyMappings, err = e.res.ScopeMappings(ctx, "propertyMappings", fp.PropertyMappings); err != nil {
+	if r.PropertyMappings, err = res.ScopeMappings(ctx, "propertyMappings", fp.PropertyMappings); err != nil {
 		return nil, err
 	}
 	if ref := fp.ClientSecretSecretRef; ref != nil {
-		v, err := clients.SecretValue(ctx, e.Kube, *ref)
+		v, err := clients.SecretValue(ctx, c.Kube, *ref)
 		if err != nil {
 			return nil, errors.Wrap(err, errSecret)
 		}

@@ -1,6 +1,7 @@
 // Package shared holds what the authentik Application and provider kinds (OAuth2Provider,
 // SAMLProvider, ProxyProvider) share: the client their drivers use, error handling, resolving
-// names and slugs to primary keys, and drift detection on authentik's wire format.
+// names and slugs to primary keys, drift detection on authentik's wire format, and the one
+// driver of the provider kinds (ProviderDriver).
 package shared
 
 import (
