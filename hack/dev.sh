@@ -44,6 +44,21 @@ await_controlplane() {
   log "$(grep 'ready in' "$LOGS/controlplane.log")"
 }
 
+# apply_examples: the examples, with the dev services' addresses and secrets filled in, so
+# that `kubectl get managed` (and with Crossplane, `kubectl get claim`) shows them converging.
+# DEV_EXAMPLES=0 leaves them out.
+apply_examples() {
+  log "applying examples/keystone, examples/authentik and examples/platform/team"
+  kubectl apply -f examples/keystone/ -f examples/keystone/federation/ -f examples/authentik/ >/dev/null
+  # The LDAP example: the bind password is fresh at every slapd start, its port may not be 3890.
+  sed "s|\${LDAP_BIND_PASSWORD}|$LDAP_BIND_PASSWORD|" examples/keystone/ldap/bind-secret.yaml | kubectl apply -f - >/dev/null
+  kubectl apply -f examples/keystone/ldap/domain.yaml >/dev/null
+  sed "s|ldap://127.0.0.1:3890|$LDAP_URL|" examples/keystone/ldap/domainconfig.yaml | kubectl apply -f - >/dev/null
+  if [[ ${DEV_CROSSPLANE:-1} != 0 ]]; then
+    kubectl apply -f examples/platform/team/ >/dev/null
+  fi
+}
+
 start_provider() {
   stop_pidfile "$PROVIDER_PID"
   # Loopback only (the provider's defaults listen on all interfaces), on ports that are free.
@@ -95,6 +110,9 @@ up() {
   if [[ ${DEV_CROSSPLANE:-1} != 0 ]]; then
     "$ROOT/hack/crossplane.sh" start
   fi
+  if [[ ${DEV_EXAMPLES:-1} != 0 ]]; then
+    apply_examples
+  fi
 
   cat <<MSG
 
@@ -105,8 +123,7 @@ authentik API server at $AUTHENTIK_URL/api/v3 (in-memory test stand-in: its obje
   kubectl get providerconfig
   kubectl get managed
   kubectl get xrd          # Tenant, ServiceClaim, KeystoneIdentityBackend, AuthentikFederation
-  kubectl apply -f examples/platform/team/   # a team: namespace, ServiceClaims, Tenant
-  kubectl get claim,composite
+  kubectl get claim,composite   # examples/platform/team: Tenant payments, ServiceClaims web, worker
 Logs: $LOGS/{controlplane,provider,crossplane}.log, $STATE_DIR/keystone/keystone.log, $STATE_DIR/authentik/apiserver.log
 Credentials: $STATE_DIR/keystone.env, $STATE_DIR/slapd.env, $STATE_DIR/authentik.env
 Stop everything: make dev-down
