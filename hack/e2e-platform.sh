@@ -239,6 +239,13 @@ gone() { ! kubectl get "$@" >/dev/null 2>&1; }
 play_argocd() {
   kubectl -n argocd patch application "$1" --type=json -p '[{"op":"remove","path":"/metadata/finalizers"}]' >/dev/null
 }
+# delete_claim NAME: deletes ServiceClaim NAME of team payments and waits until its ArgoCD
+# Application is being deleted (held by ArgoCD's finalizer).
+delete_claim() {
+  kubectl -n team-payments delete serviceclaim "$1" --wait=false >/dev/null
+  wait_until 60 test -n "$(kubectl -n argocd get application "payments-$1" -o jsonpath='{.metadata.deletionTimestamp}' 2>/dev/null)" \
+    || fail "Application payments-$1 is not being deleted"
+}
 
 log "7. the Tenant cannot be deleted while its ServiceClaims exist"
 wait_until 60 test "$(kubectl get tenant payments -o jsonpath='{.metadata.labels.crossplane\.io/in-use}')" = true \
@@ -252,9 +259,7 @@ log "   refused: ${out##*denied the request: }"
 
 log "8. deleting a ServiceClaim waits for its Application, then removes its SSO objects"
 t0=$SECONDS
-kubectl -n team-payments delete serviceclaim web --wait=false >/dev/null
-wait_until 60 test -n "$(kubectl -n argocd get application payments-web -o jsonpath='{.metadata.deletionTimestamp}' 2>/dev/null)" \
-  || fail "Application payments-web is not being deleted"
+delete_claim web
 wait_until 120 gone oauth2provider payments-web || fail "OAuth2Provider payments-web is still there"
 wait_until 60 gone -n team-payments secret web-oidc || fail "Secret team-payments/web-oidc is still there"
 kubectl -n team-payments get serviceclaim web >/dev/null 2>&1 || fail "ServiceClaim web went before its Application"
@@ -265,9 +270,7 @@ log "   web gone after its Application; SSO provider and Secret gone; Tenant kep
 
 log "9. the last ServiceClaim goes, and the refused Tenant deletion is replayed; its namespace goes last"
 t0=$SECONDS
-kubectl -n team-payments delete serviceclaim worker --wait=false >/dev/null
-wait_until 60 test -n "$(kubectl -n argocd get application payments-worker -o jsonpath='{.metadata.deletionTimestamp}' 2>/dev/null)" \
-  || fail "Application payments-worker is not being deleted"
+delete_claim worker
 play_argocd payments-worker
 wait_until 120 gone -n team-payments serviceclaim worker || fail "ServiceClaim worker is still there"
 # The namespace must not start terminating while the team's Project or authentik Group exists.
