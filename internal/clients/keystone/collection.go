@@ -99,6 +99,15 @@ func IsConflict(err error) bool {
 	return gophercloud.ResponseCodeIs(err, http.StatusConflict)
 }
 
+// Wrap describes a failed call with context: the error as Describe tells it, without the
+// request body. A nil err is nil.
+func Wrap(err error, format string, args ...any) error {
+	if err == nil {
+		return nil
+	}
+	return errors.Wrapf(errors.New(Describe(err)), format, args...)
+}
+
 // Describe turns a gophercloud error into one sentence without the request body: Keystone's
 // answer can echo what was sent, and what was sent can hold a password.
 func Describe(err error) string {

@@ -9,7 +9,6 @@ import (
 	"github.com/gophercloud/gophercloud/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
@@ -91,7 +90,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Domain, m provenance
 	body.Marker = m.Encode()
 	d, err := domains.Create(ctx, e.sc, body)
 	if err != nil {
-		return "", nil, errors.Wrapf(errors.New(keystone.Describe(err)), errCreate, mg.Spec.ForProvider.Name)
+		return "", nil, keystone.Wrap(err, errCreate, mg.Spec.ForProvider.Name)
 	}
 	return d.ID, nil, nil
 }
@@ -100,7 +99,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Domain, d domain, m 
 	body := desired(&mg.Spec.ForProvider)
 	body.Marker = m.Encode()
 	if err := domains.Update(ctx, e.sc, d.ID, body); err != nil {
-		return nil, errors.Wrapf(errors.New(keystone.Describe(err)), errUpdate, d.Name, d.ID)
+		return nil, keystone.Wrap(err, errUpdate, d.Name, d.ID)
 	}
 	return nil, nil
 }
@@ -109,11 +108,11 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Domain, d domain, m 
 func (e *external) Delete(ctx context.Context, _ *v1alpha1.Domain, d domain) error {
 	if d.Enabled {
 		if err := domains.Update(ctx, e.sc, d.ID, map[string]any{"enabled": false}); err != nil && !keystone.IsNotFound(err) {
-			return errors.Wrapf(errors.New(keystone.Describe(err)), errDisable, d.Name, d.ID)
+			return keystone.Wrap(err, errDisable, d.Name, d.ID)
 		}
 	}
 	if err := domains.Delete(ctx, e.sc, d.ID); err != nil && !keystone.IsNotFound(err) {
-		return errors.Wrapf(errors.New(keystone.Describe(err)), errDelete, d.Name, d.ID)
+		return keystone.Wrap(err, errDelete, d.Name, d.ID)
 	}
 	return nil
 }

@@ -187,7 +187,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.DomainConfig, c conf
 
 func (e *external) Delete(ctx context.Context, _ *v1alpha1.DomainConfig, c config) error {
 	if err := keystone.DeleteDomainConfig(ctx, e.sc, c.DomainID); err != nil && !keystone.IsNotFound(err) {
-		return errors.Wrapf(errors.New(keystone.Describe(err)), errDelete, c.DomainID)
+		return keystone.Wrap(err, errDelete, c.DomainID)
 	}
 	return nil
 }

@@ -108,7 +108,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Group, m provenance.
 	body.Marker = m.Encode()
 	g, err := groups.Create(ctx, e.sc, body)
 	if err != nil {
-		return "", nil, errors.Wrapf(errors.New(keystone.Describe(err)), errCreate, fp.Name)
+		return "", nil, keystone.Wrap(err, errCreate, fp.Name)
 	}
 	return g.ID, nil, nil
 }
@@ -122,14 +122,14 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Group, g group, m pr
 	body.DomainID = ""
 	body.Marker = m.Encode()
 	if err := groups.Update(ctx, e.sc, g.ID, body); err != nil {
-		return nil, errors.Wrapf(errors.New(keystone.Describe(err)), errUpdate, g.Name, g.ID)
+		return nil, keystone.Wrap(err, errUpdate, g.Name, g.ID)
 	}
 	return nil, nil
 }
 
 func (e *external) Delete(ctx context.Context, _ *v1alpha1.Group, g group) error {
 	if err := groups.Delete(ctx, e.sc, g.ID); err != nil && !keystone.IsNotFound(err) {
-		return errors.Wrapf(errors.New(keystone.Describe(err)), errDelete, g.Name, g.ID)
+		return keystone.Wrap(err, errDelete, g.Name, g.ID)
 	}
 	return nil
 }

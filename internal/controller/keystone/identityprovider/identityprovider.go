@@ -114,7 +114,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.IdentityProvider, m 
 	opts.Description = &desc
 	idp, err := keystone.CreateIdentityProvider(ctx, e.sc, fp.ID, opts)
 	if err != nil {
-		return "", nil, errors.Wrapf(errors.New(keystone.Describe(err)), errCreate, fp.ID)
+		return "", nil, keystone.Wrap(err, errCreate, fp.ID)
 	}
 	return idp.ID, nil, nil
 }
@@ -135,7 +135,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.IdentityProvider, id
 	desc := provenance.EmbedInText(text, m)
 	opts.Description = &desc
 	if _, err := keystone.UpdateIdentityProvider(ctx, e.sc, idp.ID, opts); err != nil {
-		return nil, errors.Wrapf(errors.New(keystone.Describe(err)), errUpdate, idp.ID)
+		return nil, keystone.Wrap(err, errUpdate, idp.ID)
 	}
 	return nil, nil
 }
@@ -144,7 +144,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.IdentityProvider, id
 // resources that use it hold a finalizer on this resource, so this runs after they are gone.
 func (e *external) Delete(ctx context.Context, _ *v1alpha1.IdentityProvider, idp keystone.IdentityProvider) error {
 	if err := keystone.DeleteIdentityProvider(ctx, e.sc, idp.ID); err != nil && !keystone.IsNotFound(err) {
-		return errors.Wrapf(errors.New(keystone.Describe(err)), errDelete, idp.ID)
+		return keystone.Wrap(err, errDelete, idp.ID)
 	}
 	return nil
 }

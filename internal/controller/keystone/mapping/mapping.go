@@ -90,7 +90,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Mapping, _ provenanc
 	id := mg.Spec.ForProvider.ID
 	m, err := federation.CreateMapping(ctx, e.sc, id, federation.CreateMappingOpts{Rules: ToKeystone(mg.Spec.ForProvider.Rules)}).Extract()
 	if err != nil {
-		return "", nil, errors.Wrapf(errors.New(keystone.Describe(err)), errCreate, id)
+		return "", nil, keystone.Wrap(err, errCreate, id)
 	}
 	return m.ID, nil, nil
 }
@@ -98,7 +98,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Mapping, _ provenanc
 // Update replaces the rules in place (Keystone's PATCH replaces the whole rule list).
 func (e *external) Update(ctx context.Context, mg *v1alpha1.Mapping, m federation.Mapping, _ provenance.Marker) (managed.ConnectionDetails, error) {
 	if _, err := federation.UpdateMapping(ctx, e.sc, m.ID, federation.UpdateMappingOpts{Rules: ToKeystone(mg.Spec.ForProvider.Rules)}).Extract(); err != nil {
-		return nil, errors.Wrapf(errors.New(keystone.Describe(err)), errUpdate, m.ID)
+		return nil, keystone.Wrap(err, errUpdate, m.ID)
 	}
 	return nil, nil
 }
@@ -109,13 +109,13 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Mapping, m federatio
 func (e *external) Delete(ctx context.Context, _ *v1alpha1.Mapping, m federation.Mapping) error {
 	users, err := e.protocolsUsing(ctx, m.ID)
 	if err != nil {
-		return errors.Wrapf(errors.New(keystone.Describe(err)), errListUsers, m.ID)
+		return keystone.Wrap(err, errListUsers, m.ID)
 	}
 	if len(users) > 0 {
 		return errors.Errorf(errStillInUse, m.ID, strings.Join(users, ", "))
 	}
 	if err := federation.DeleteMapping(ctx, e.sc, m.ID).ExtractErr(); err != nil && !keystone.IsNotFound(err) {
-		return errors.Wrapf(errors.New(keystone.Describe(err)), errDelete, m.ID)
+		return keystone.Wrap(err, errDelete, m.ID)
 	}
 	return nil
 }

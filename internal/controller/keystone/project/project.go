@@ -125,7 +125,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Project, m provenanc
 	body.Marker = m.Encode()
 	p, err := projects.Create(ctx, e.sc, body)
 	if err != nil {
-		return "", nil, errors.Wrapf(errors.New(keystone.Describe(err)), errCreate, fp.Name)
+		return "", nil, keystone.Wrap(err, errCreate, fp.Name)
 	}
 	return p.ID, nil, nil
 }
@@ -140,7 +140,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Project, p project, 
 	body.DomainID, body.ParentID = "", ""
 	body.Marker = m.Encode()
 	if err := projects.Update(ctx, e.sc, p.ID, body); err != nil {
-		return nil, errors.Wrapf(errors.New(keystone.Describe(err)), errUpdate, p.Name, p.ID)
+		return nil, keystone.Wrap(err, errUpdate, p.Name, p.ID)
 	}
 	return nil, nil
 }
@@ -159,11 +159,11 @@ func (e *external) Delete(ctx context.Context, _ *v1alpha1.Project, p project) e
 		}
 		if len(children) == 0 {
 			// Not a hierarchy problem (immutable project, policy): report Keystone's own words.
-			return errors.Wrapf(errors.New(keystone.Describe(err)), errDelete, p.Name, p.ID)
+			return keystone.Wrap(err, errDelete, p.Name, p.ID)
 		}
 		return errors.Errorf(errNonLeaf, p.Name, p.ID, describeChildren(children))
 	default:
-		return errors.Wrapf(errors.New(keystone.Describe(err)), errDelete, p.Name, p.ID)
+		return keystone.Wrap(err, errDelete, p.Name, p.ID)
 	}
 }
 

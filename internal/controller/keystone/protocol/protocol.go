@@ -132,7 +132,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Protocol, _ provenan
 	}
 	idp := *fp.IdentityProviderID
 	if _, err := keystone.CreateProtocol(ctx, e.sc, idp, fp.ID, keystone.ProtocolOpts{MappingID: *fp.MappingID, RemoteIDAttribute: fp.RemoteIDAttribute}); err != nil {
-		return "", nil, errors.Wrapf(errors.New(keystone.Describe(err)), errCreate, fp.ID, idp)
+		return "", nil, keystone.Wrap(err, errCreate, fp.ID, idp)
 	}
 	return ExternalName(idp, fp.ID), nil, nil
 }
@@ -144,14 +144,14 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Protocol, p keystone
 		opts.MappingID = *fp.MappingID
 	}
 	if _, err := keystone.UpdateProtocol(ctx, e.sc, p.IdentityProviderID, p.ID, opts); err != nil {
-		return nil, errors.Wrapf(errors.New(keystone.Describe(err)), errUpdate, p.ID, p.IdentityProviderID)
+		return nil, keystone.Wrap(err, errUpdate, p.ID, p.IdentityProviderID)
 	}
 	return nil, nil
 }
 
 func (e *external) Delete(ctx context.Context, _ *v1alpha1.Protocol, p keystone.Protocol) error {
 	if err := keystone.DeleteProtocol(ctx, e.sc, p.IdentityProviderID, p.ID); err != nil && !keystone.IsNotFound(err) {
-		return errors.Wrapf(errors.New(keystone.Describe(err)), errDelete, p.ID, p.IdentityProviderID)
+		return keystone.Wrap(err, errDelete, p.ID, p.IdentityProviderID)
 	}
 	return nil
 }

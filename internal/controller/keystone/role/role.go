@@ -114,7 +114,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Role, m provenance.M
 	body.Marker = m.Encode()
 	r, err := roles.Create(ctx, e.sc, body)
 	if err != nil {
-		return "", nil, errors.Wrapf(errors.New(keystone.Describe(err)), errCreate, mg.Spec.ForProvider.Name)
+		return "", nil, keystone.Wrap(err, errCreate, mg.Spec.ForProvider.Name)
 	}
 	return r.ID, nil, nil
 }
@@ -128,14 +128,14 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Role, r role, m prov
 	body.DomainID = ""
 	body.Marker = m.Encode()
 	if err := roles.Update(ctx, e.sc, r.ID, body); err != nil {
-		return nil, errors.Wrapf(errors.New(keystone.Describe(err)), errUpdate, r.Name, r.ID)
+		return nil, keystone.Wrap(err, errUpdate, r.Name, r.ID)
 	}
 	return nil, nil
 }
 
 func (e *external) Delete(ctx context.Context, _ *v1alpha1.Role, r role) error {
 	if err := roles.Delete(ctx, e.sc, r.ID); err != nil && !keystone.IsNotFound(err) {
-		return errors.Wrapf(errors.New(keystone.Describe(err)), errDelete, r.Name, r.ID)
+		return keystone.Wrap(err, errDelete, r.Name, r.ID)
 	}
 	return nil
 }

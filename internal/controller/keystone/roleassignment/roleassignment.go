@@ -151,7 +151,7 @@ func (e *external) Find(ctx context.Context, mg *v1alpha1.RoleAssignment) ([]ass
 func (e *external) check(ctx context.Context, a assignment) error {
 	_, err := e.sc.Head(ctx, a.url(e.sc), &gophercloud.RequestOpts{OkCodes: []int{http.StatusNoContent}})
 	if err != nil && !keystone.IsNotFound(err) {
-		return errors.Wrapf(errors.New(keystone.Describe(err)), errCheck, a.Key())
+		return keystone.Wrap(err, errCheck, a.Key())
 	}
 	return err
 }
@@ -196,7 +196,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.RoleAssignment, _ pr
 		return "", nil, err
 	}
 	if _, err := e.sc.Put(ctx, a.url(e.sc), nil, nil, &gophercloud.RequestOpts{OkCodes: []int{http.StatusNoContent}}); err != nil {
-		return "", nil, errors.Wrapf(errors.New(keystone.Describe(err)), errAssign, a.Key())
+		return "", nil, keystone.Wrap(err, errAssign, a.Key())
 	}
 	return a.Key(), nil, nil
 }
@@ -218,7 +218,7 @@ func (e *external) Update(_ context.Context, mg *v1alpha1.RoleAssignment, a assi
 // Delete unassigns the observed assignment, the one this resource owns.
 func (e *external) Delete(ctx context.Context, _ *v1alpha1.RoleAssignment, a assignment) error {
 	if _, err := e.sc.Delete(ctx, a.url(e.sc), &gophercloud.RequestOpts{OkCodes: []int{http.StatusNoContent}}); err != nil && !keystone.IsNotFound(err) {
-		return errors.Wrapf(errors.New(keystone.Describe(err)), errUnassign, a.Key())
+		return keystone.Wrap(err, errUnassign, a.Key())
 	}
 	return nil
 }
