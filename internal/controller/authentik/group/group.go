@@ -115,7 +115,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Group, m provenance.
 	req := api.NewGroupRequest(fp.Name)
 	req.IsSuperuser = fp.IsSuperuser
 	if fp.Parents != nil {
-		req.Parents = nonNil(fp.Parents)
+		req.Parents = authentik.NonNil(fp.Parents)
 	}
 	if fp.Roles != nil {
 		if req.Roles, err = e.rolePKs(ctx, fp.Roles); err != nil {
@@ -166,7 +166,7 @@ func (e *external) Delete(ctx context.Context, _ *v1alpha1.Group, g api.Group) e
 func observation(g api.Group, p identityv1alpha1.Provenance) v1alpha1.GroupObservation {
 	return v1alpha1.GroupObservation{
 		ID: g.Pk, NumPK: g.NumPk, Name: g.Name, IsSuperuser: g.GetIsSuperuser(),
-		Parents: sortedSet(g.Parents), Roles: roleNames(g), Provenance: p,
+		Parents: authentik.SortedSet(g.Parents), Roles: roleNames(g), Provenance: p,
 	}
 }
 
@@ -212,7 +212,7 @@ func desired(fp *v1alpha1.GroupParameters) (managedFields, error) {
 	if err != nil {
 		return managedFields{}, err
 	}
-	return managedFields{Name: fp.Name, IsSuperuser: fp.IsSuperuser, Parents: sortedSet(fp.Parents), Roles: sortedSet(fp.Roles), Attributes: attrs}, nil
+	return managedFields{Name: fp.Name, IsSuperuser: fp.IsSuperuser, Parents: authentik.SortedSet(fp.Parents), Roles: authentik.SortedSet(fp.Roles), Attributes: attrs}, nil
 }
 
 // observed projects a group onto the fields the spec sets, so unset fields never differ.
@@ -222,10 +222,10 @@ func observed(g api.Group, fp *v1alpha1.GroupParameters, want managedFields) man
 		o.IsSuperuser = new(g.GetIsSuperuser())
 	}
 	if fp.Parents != nil {
-		o.Parents = nonNil(sortedSet(g.Parents))
+		o.Parents = authentik.NonNil(authentik.SortedSet(g.Parents))
 	}
 	if fp.Roles != nil {
-		o.Roles = nonNil(roleNames(g))
+		o.Roles = authentik.NonNil(roleNames(g))
 	}
 	o.Attributes = authentik.ManagedAttributes(g.Attributes, want.Attributes)
 	return o
@@ -247,7 +247,7 @@ func patch(fp *v1alpha1.GroupParameters, g api.Group, m provenance.Marker) (api.
 		req.IsSuperuser = want.IsSuperuser
 	}
 	if !cmp.Equal(want.Parents, have.Parents) {
-		req.Parents = nonNil(fp.Parents)
+		req.Parents = authentik.NonNil(fp.Parents)
 	}
 	if attrs, changed := authentik.MergeAttributes(g.Attributes, want.Attributes, m); changed {
 		req.Attributes = attrs
@@ -264,24 +264,7 @@ func roleNames(g api.Group) []string {
 	for _, r := range g.RolesObj {
 		names = append(names, r.Name)
 	}
-	return sortedSet(names)
-}
-
-// sortedSet returns a sorted copy without duplicates; nil stays nil.
-func sortedSet(s []string) []string {
-	if s == nil {
-		return nil
-	}
-	out := slices.Clone(s)
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
+	return authentik.SortedSet(names)
 }
 
 func isUUID(s string) bool {

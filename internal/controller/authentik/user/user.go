@@ -153,7 +153,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.User, m provenance.M
 		req.Type = new(api.UserTypeEnum(*fp.Type))
 	}
 	if fp.Groups != nil {
-		req.Groups = nonNil(fp.Groups)
+		req.Groups = authentik.NonNil(fp.Groups)
 	}
 	req.Attributes, _ = authentik.MergeAttributes(nil, want.Attributes, m)
 	u, resp, err := e.c.CoreAPI.CoreUsersCreate(ctx).UserRequest(*req).Execute()
@@ -250,7 +250,7 @@ func observation(u api.User, p identityv1alpha1.Provenance) v1alpha1.UserObserva
 	return v1alpha1.UserObservation{
 		ID: strconv.Itoa(int(u.Pk)), UUID: u.Uuid, Username: u.Username, Name: u.Name, Email: u.GetEmail(),
 		IsActive: u.GetIsActive(), IsSuperuser: u.IsSuperuser, Type: string(u.GetType()), Path: u.GetPath(),
-		Groups: sortedSet(u.Groups), PasswordSecretVersion: passwordVersion(u), Provenance: p,
+		Groups: authentik.SortedSet(u.Groups), PasswordSecretVersion: passwordVersion(u), Provenance: p,
 	}
 }
 
@@ -280,7 +280,7 @@ func desired(fp *v1alpha1.UserParameters) (managedFields, error) {
 	}
 	return managedFields{
 		Username: fp.Username, Name: fp.Name, Email: fp.Email, IsActive: fp.IsActive, Type: fp.Type, Path: fp.Path,
-		Groups: sortedSet(fp.Groups), Attributes: attrs,
+		Groups: authentik.SortedSet(fp.Groups), Attributes: attrs,
 	}, nil
 }
 
@@ -303,7 +303,7 @@ func observed(u api.User, fp *v1alpha1.UserParameters, want managedFields) manag
 		o.Path = new(u.GetPath())
 	}
 	if fp.Groups != nil {
-		o.Groups = nonNil(sortedSet(u.Groups))
+		o.Groups = authentik.NonNil(authentik.SortedSet(u.Groups))
 	}
 	o.Attributes = authentik.ManagedAttributes(u.Attributes, want.Attributes)
 	return o
@@ -337,7 +337,7 @@ func patch(fp *v1alpha1.UserParameters, u api.User, m provenance.Marker, passwor
 		req.Path = want.Path
 	}
 	if !cmp.Equal(want.Groups, have.Groups) {
-		req.Groups = nonNil(fp.Groups)
+		req.Groups = authentik.NonNil(fp.Groups)
 	}
 	attrs := want.Attributes
 	if passwordVersion != "" {
@@ -356,23 +356,6 @@ func patch(fp *v1alpha1.UserParameters, u api.User, m provenance.Marker, passwor
 func isEmpty(r api.PatchedUserRequest) bool {
 	return r.Username == nil && r.Name == nil && r.Email == nil && r.IsActive == nil && r.Type == nil &&
 		r.Path == nil && r.Groups == nil && r.Roles == nil && r.Attributes == nil && !r.LastLogin.IsSet()
-}
-
-// sortedSet returns a sorted copy without duplicates; nil stays nil.
-func sortedSet(s []string) []string {
-	if s == nil {
-		return nil
-	}
-	out := slices.Clone(s)
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 func ptrValue(s *string) string {

@@ -150,7 +150,7 @@ func TestObserve(t *testing.T) {
 			}
 			want := v1alpha1.UserObservation{ID: "42", UUID: "u-1", Username: "alice", Name: "Alice", Email: "alice@example.com",
 				IsActive: true, Type: "internal", Path: "users", Groups: tc.user.Groups, PasswordSecretVersion: tc.last, Provenance: identityv1alpha1.Adopted}
-			want.Groups = sortedSet(want.Groups)
+			want.Groups = authentik.SortedSet(want.Groups)
 			if diff := cmp.Diff(want, mg.Status.AtProvider); diff != "" {
 				t.Errorf("status.atProvider: -want, +got:\n%s", diff)
 			}
