@@ -67,13 +67,7 @@ func (e *External) Get(ctx context.Context, _ *v1alpha1.Application, slug string
 // Find looks the application up by its slug, its natural key and external name alike.
 func (e *External) Find(ctx context.Context, mg *v1alpha1.Application) ([]api.Application, error) {
 	a, err := e.Get(ctx, mg, mg.Spec.ForProvider.Slug)
-	if shared.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return []api.Application{a}, nil
+	return adoption.FoundByKey(a, err, shared.IsNotFound)
 }
 
 // IsNotFound reports whether err is authentik's 404.

@@ -117,13 +117,7 @@ func (e *external) Find(ctx context.Context, mg *v1alpha1.DomainConfig) ([]confi
 		return nil, nil
 	}
 	c, err := e.Get(ctx, mg, id)
-	if keystone.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return []config{c}, nil
+	return adoption.FoundByKey(c, err, keystone.IsNotFound)
 }
 
 func (e *external) IsNotFound(err error) bool { return keystone.IsNotFound(err) }

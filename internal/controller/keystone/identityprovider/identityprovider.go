@@ -67,13 +67,7 @@ func (e *external) Get(ctx context.Context, _ *v1alpha1.IdentityProvider, id str
 // Find looks the identity provider up by the ID the spec chooses, its natural key.
 func (e *external) Find(ctx context.Context, mg *v1alpha1.IdentityProvider) ([]keystone.IdentityProvider, error) {
 	idp, err := keystone.GetIdentityProvider(ctx, e.sc, mg.Spec.ForProvider.ID)
-	if keystone.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return []keystone.IdentityProvider{idp}, nil
+	return adoption.FoundByKey(idp, err, keystone.IsNotFound)
 }
 
 func (e *external) IsNotFound(err error) bool { return keystone.IsNotFound(err) }

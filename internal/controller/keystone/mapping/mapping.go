@@ -63,13 +63,7 @@ func (e *external) Get(ctx context.Context, _ *v1alpha1.Mapping, id string) (fed
 // Find looks the mapping up by the ID the spec chooses, its natural key.
 func (e *external) Find(ctx context.Context, mg *v1alpha1.Mapping) ([]federation.Mapping, error) {
 	m, err := e.Get(ctx, mg, mg.Spec.ForProvider.ID)
-	if keystone.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return []federation.Mapping{m}, nil
+	return adoption.FoundByKey(m, err, keystone.IsNotFound)
 }
 
 func (e *external) IsNotFound(err error) bool { return keystone.IsNotFound(err) }

@@ -93,13 +93,7 @@ func (e *external) Find(ctx context.Context, mg *v1alpha1.Protocol) ([]keystone.
 		return nil, nil
 	}
 	p, err := e.Get(ctx, mg, ExternalName(*fp.IdentityProviderID, fp.ID))
-	if keystone.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return []keystone.Protocol{p}, nil
+	return adoption.FoundByKey(p, err, keystone.IsNotFound)
 }
 
 func (e *external) IsNotFound(err error) bool { return keystone.IsNotFound(err) }
