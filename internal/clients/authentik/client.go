@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"net/http"
 	"strings"
-	"sync"
 
 	api "goauthentik.io/api/v3"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -29,8 +28,7 @@ type Factory struct {
 	// Transport, when set, carries every request (tests use it to count requests).
 	Transport http.RoundTripper
 
-	mu    sync.Mutex
-	cache map[string]*api.APIClient
+	cache clients.Cache[*api.APIClient]
 }
 
 // Client returns an API client for the ProviderConfig.
@@ -47,18 +45,9 @@ func (f *Factory) Client(ctx context.Context, kube client.Reader, pc *identityv1
 	if err != nil {
 		return nil, err
 	}
-	key := cacheKey(cfg, token, ca)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if c, ok := f.cache[key]; ok {
-		return c, nil
-	}
-	c := newClient(cfg.URL, strings.TrimSpace(string(token)), hc)
-	if f.cache == nil {
-		f.cache = map[string]*api.APIClient{}
-	}
-	f.cache[key] = c
-	return c, nil
+	return f.cache.Get(cacheKey(cfg, token, ca), func() (*api.APIClient, error) {
+		return newClient(cfg.URL, strings.TrimSpace(string(token)), hc), nil
+	})
 }
 
 // Check tells whether the token is accepted now, by reading the token's own user.

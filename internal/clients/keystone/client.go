@@ -7,7 +7,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
-	"sync"
 
 	"github.com/gophercloud/gophercloud/v2"
 	"github.com/gophercloud/gophercloud/v2/openstack"
@@ -33,8 +32,7 @@ type Factory struct {
 	// Transport, when set, carries every request (tests use it to count requests).
 	Transport http.RoundTripper
 
-	mu    sync.Mutex
-	cache map[string]*gophercloud.ServiceClient
+	cache clients.Cache[*gophercloud.ServiceClient]
 }
 
 // Client returns an identity v3 client for the ProviderConfig.
@@ -51,21 +49,9 @@ func (f *Factory) Client(ctx context.Context, kube client.Reader, pc *identityv1
 	if err != nil {
 		return nil, err
 	}
-	key := cacheKey(cfg, opts, ca)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if sc, ok := f.cache[key]; ok {
-		return sc, nil
-	}
-	sc, err := connect(ctx, cfg, opts, hc)
-	if err != nil {
-		return nil, err
-	}
-	if f.cache == nil {
-		f.cache = map[string]*gophercloud.ServiceClient{}
-	}
-	f.cache[key] = sc
-	return sc, nil
+	return f.cache.Get(cacheKey(cfg, opts, ca), func() (*gophercloud.ServiceClient, error) {
+		return connect(ctx, cfg, opts, hc)
+	})
 }
 
 // Check authenticates afresh, bypassing the cache: it tells whether the credentials work now.
