@@ -94,6 +94,15 @@ func IsNotFound(err error) bool {
 	return gophercloud.ResponseCodeIs(err, http.StatusNotFound)
 }
 
+// IgnoreNotFound returns nil for Keystone's 404 and err otherwise: what a delete finds gone
+// is deleted.
+func IgnoreNotFound(err error) error {
+	if IsNotFound(err) {
+		return nil
+	}
+	return err
+}
+
 // IsConflict reports whether err is Keystone's 409.
 func IsConflict(err error) bool {
 	return gophercloud.ResponseCodeIs(err, http.StatusConflict)

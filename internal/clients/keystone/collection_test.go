@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/gophercloud/gophercloud/v2"
 )
 
@@ -33,6 +34,25 @@ func TestWrap(t *testing.T) {
 				got = err.Error()
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("-want +got:\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestIgnoreNotFound(t *testing.T) {
+	notFound := gophercloud.ErrUnexpectedResponseCode{Method: http.MethodDelete, URL: "http://keystone/v3/groups/g", Actual: http.StatusNotFound}
+	refused := errors.New("connection refused")
+	cases := map[string]struct {
+		err, want error
+	}{
+		"NilIsNil":         {},
+		"NotFoundIsNil":    {err: notFound},
+		"OtherErrorIsKept": {err: refused, want: refused},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, IgnoreNotFound(tc.err), cmpopts.EquateErrors()); diff != "" {
 				t.Errorf("-want +got:\n%s", diff)
 			}
 		})

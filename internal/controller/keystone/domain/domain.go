@@ -107,14 +107,11 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Domain, d domain, m 
 // Delete disables the domain first: Keystone refuses to delete an enabled domain.
 func (e *external) Delete(ctx context.Context, _ *v1alpha1.Domain, d domain) error {
 	if d.Enabled {
-		if err := domains.Update(ctx, e.sc, d.ID, map[string]any{"enabled": false}); err != nil && !keystone.IsNotFound(err) {
+		if err := keystone.IgnoreNotFound(domains.Update(ctx, e.sc, d.ID, map[string]any{"enabled": false})); err != nil {
 			return keystone.Wrap(err, errDisable, d.Name, d.ID)
 		}
 	}
-	if err := domains.Delete(ctx, e.sc, d.ID); err != nil && !keystone.IsNotFound(err) {
-		return keystone.Wrap(err, errDelete, d.Name, d.ID)
-	}
-	return nil
+	return keystone.Wrap(keystone.IgnoreNotFound(domains.Delete(ctx, e.sc, d.ID)), errDelete, d.Name, d.ID)
 }
 
 // managedFields is what the spec manages; only these are compared and written.

@@ -180,10 +180,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.DomainConfig, c conf
 }
 
 func (e *external) Delete(ctx context.Context, _ *v1alpha1.DomainConfig, c config) error {
-	if err := keystone.DeleteDomainConfig(ctx, e.sc, c.DomainID); err != nil && !keystone.IsNotFound(err) {
-		return keystone.Wrap(err, errDelete, c.DomainID)
-	}
-	return nil
+	return keystone.Wrap(keystone.IgnoreNotFound(keystone.DeleteDomainConfig(ctx, e.sc, c.DomainID)), errDelete, c.DomainID)
 }
 
 // put renders the configuration with the bind credentials, checks every value once more for

@@ -128,10 +128,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Group, g group, m pr
 }
 
 func (e *external) Delete(ctx context.Context, _ *v1alpha1.Group, g group) error {
-	if err := groups.Delete(ctx, e.sc, g.ID); err != nil && !keystone.IsNotFound(err) {
-		return keystone.Wrap(err, errDelete, g.Name, g.ID)
-	}
-	return nil
+	return keystone.Wrap(keystone.IgnoreNotFound(groups.Delete(ctx, e.sc, g.ID)), errDelete, g.Name, g.ID)
 }
 
 // managedFields is what the spec manages; only these are compared and written.

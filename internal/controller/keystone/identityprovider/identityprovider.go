@@ -137,10 +137,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.IdentityProvider, id
 // Delete deletes the identity provider; Keystone deletes its protocols with it. Protocol
 // resources that use it hold a finalizer on this resource, so this runs after they are gone.
 func (e *external) Delete(ctx context.Context, _ *v1alpha1.IdentityProvider, idp keystone.IdentityProvider) error {
-	if err := keystone.DeleteIdentityProvider(ctx, e.sc, idp.ID); err != nil && !keystone.IsNotFound(err) {
-		return keystone.Wrap(err, errDelete, idp.ID)
-	}
-	return nil
+	return keystone.Wrap(keystone.IgnoreNotFound(keystone.DeleteIdentityProvider(ctx, e.sc, idp.ID)), errDelete, idp.ID)
 }
 
 // managedFields is what the spec manages; only these are compared and written. The description

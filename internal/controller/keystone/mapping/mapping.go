@@ -108,10 +108,7 @@ func (e *external) Delete(ctx context.Context, _ *v1alpha1.Mapping, m federation
 	if len(users) > 0 {
 		return errors.Errorf(errStillInUse, m.ID, strings.Join(users, ", "))
 	}
-	if err := federation.DeleteMapping(ctx, e.sc, m.ID).ExtractErr(); err != nil && !keystone.IsNotFound(err) {
-		return keystone.Wrap(err, errDelete, m.ID)
-	}
-	return nil
+	return keystone.Wrap(keystone.IgnoreNotFound(federation.DeleteMapping(ctx, e.sc, m.ID).ExtractErr()), errDelete, m.ID)
 }
 
 // protocolsUsing lists the protocols, of every identity provider, whose mapping is id.

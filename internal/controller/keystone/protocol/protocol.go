@@ -144,10 +144,8 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Protocol, p keystone
 }
 
 func (e *external) Delete(ctx context.Context, _ *v1alpha1.Protocol, p keystone.Protocol) error {
-	if err := keystone.DeleteProtocol(ctx, e.sc, p.IdentityProviderID, p.ID); err != nil && !keystone.IsNotFound(err) {
-		return keystone.Wrap(err, errDelete, p.ID, p.IdentityProviderID)
-	}
-	return nil
+	err := keystone.DeleteProtocol(ctx, e.sc, p.IdentityProviderID, p.ID)
+	return keystone.Wrap(keystone.IgnoreNotFound(err), errDelete, p.ID, p.IdentityProviderID)
 }
 
 func deref(s *string) string {

@@ -134,10 +134,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Role, r role, m prov
 }
 
 func (e *external) Delete(ctx context.Context, _ *v1alpha1.Role, r role) error {
-	if err := roles.Delete(ctx, e.sc, r.ID); err != nil && !keystone.IsNotFound(err) {
-		return keystone.Wrap(err, errDelete, r.Name, r.ID)
-	}
-	return nil
+	return keystone.Wrap(keystone.IgnoreNotFound(roles.Delete(ctx, e.sc, r.ID)), errDelete, r.Name, r.ID)
 }
 
 func scope(domain string) string {

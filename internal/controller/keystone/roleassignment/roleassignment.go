@@ -217,10 +217,8 @@ func (e *external) Update(_ context.Context, mg *v1alpha1.RoleAssignment, a assi
 
 // Delete unassigns the observed assignment, the one this resource owns.
 func (e *external) Delete(ctx context.Context, _ *v1alpha1.RoleAssignment, a assignment) error {
-	if _, err := e.sc.Delete(ctx, a.url(e.sc), &gophercloud.RequestOpts{OkCodes: []int{http.StatusNoContent}}); err != nil && !keystone.IsNotFound(err) {
-		return keystone.Wrap(err, errUnassign, a.Key())
-	}
-	return nil
+	_, err := e.sc.Delete(ctx, a.url(e.sc), &gophercloud.RequestOpts{OkCodes: []int{http.StatusNoContent}})
+	return keystone.Wrap(keystone.IgnoreNotFound(err), errUnassign, a.Key())
 }
 
 // desired is the assignment the spec names, with its references resolved.
