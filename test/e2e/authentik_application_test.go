@@ -23,6 +23,7 @@ import (
 // An application the provider creates carries its marker on the last line of its description,
 // uses its provider by reference, follows spec changes and is deleted with the resource.
 func TestAuthentikApplicationLifecycle(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	proxy := newAKProxy("ak-app-proxy", "e2e-app-proxy")
 	create(t, proxy)
@@ -84,6 +85,7 @@ func TestAuthentikApplicationLifecycle(t *testing.T) {
 
 // Case 3: a hand-made application with the same slug is never written under FailOnConflict.
 func TestAuthentikApplicationFailOnConflict(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	authentikAPI.seed(t, akApps, map[string]any{"name": "Hand made", "slug": "e2e-app-hand", "meta_description": "tuned by hand", "group": "Legacy"})
 	before := authentikAPI.raw(t, akApps, "e2e-app-hand")
@@ -109,6 +111,7 @@ func TestAuthentikApplicationFailOnConflict(t *testing.T) {
 
 // Case 4: another installation's application is a conflict even under AdoptExisting.
 func TestAuthentikApplicationForeignInstallation(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	foreign := provenance.Marker{Installation: "other-cluster", Resource: "Application.authentik.identity.crossplane.io/theirs", Origin: provenance.OriginCreated}
 	authentikAPI.seed(t, akApps, map[string]any{"name": "Theirs", "slug": "e2e-app-foreign", "meta_description": provenance.EmbedInText("theirs", foreign)})
@@ -127,6 +130,7 @@ func TestAuthentikApplicationForeignInstallation(t *testing.T) {
 // Case 5: AdoptExisting stamps the marker below the existing description (kept, since the
 // spec does not set one), reconciles the managed fields and records the adoption.
 func TestAuthentikApplicationAdoptExisting(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	authentikAPI.seed(t, akApps, map[string]any{"name": "Old name", "slug": "e2e-app-adopt", "meta_description": "written by a person", "meta_publisher": "kept"})
 	app := newAKApplication("ak-app-adopt", "e2e-app-adopt", func(a *akv1alpha1.Application) {
@@ -152,6 +156,7 @@ func TestAuthentikApplicationAdoptExisting(t *testing.T) {
 // Cases 1 and 2: an application resource deleted with deletionPolicy Orphan and created again
 // recognises its application by the marker in authentik, under FailOnConflict.
 func TestAuthentikApplicationRecreatedResource(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	app := newAKApplication("ak-app-recreated", "e2e-app-recreated", func(a *akv1alpha1.Application) { a.Spec.DeletionPolicy = xpv2.DeletionOrphan })
 	if err := kube.Create(context.Background(), app); err != nil {
@@ -180,6 +185,7 @@ func TestAuthentikApplicationRecreatedResource(t *testing.T) {
 }
 
 func TestAuthentikApplicationValidation(t *testing.T) {
+	t.Parallel()
 	akReject(t, newAKApplication("ak-app-cel-two", "x", func(a *akv1alpha1.Application) {
 		a.Spec.ForProvider.OAuth2ProviderRef = &xpv2.Reference{Name: "a"}
 		a.Spec.ForProvider.SAMLProviderID = ptr("3")
@@ -197,6 +203,7 @@ func TestAuthentikApplicationValidation(t *testing.T) {
 
 // The examples are valid against the CRDs and their validation rules (server-side dry run).
 func TestAuthentikApplicationExamples(t *testing.T) {
+	t.Parallel()
 	for _, f := range []string{"application.yaml", "oauth2provider.yaml", "samlprovider.yaml", "proxyprovider.yaml"} {
 		out := kubectlRun(t, "apply", "--dry-run=server", "-f", filepath.Join("..", "..", "examples", "authentik", f))
 		if !strings.Contains(out, "(server dry run)") {

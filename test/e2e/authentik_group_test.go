@@ -67,6 +67,7 @@ func groupsNamed(t *testing.T, name string) []map[string]any {
 // (parents by reference, roles by name), has drift of managed keys undone while keys set by
 // others stay, and is deleted with the resource.
 func TestAuthentikGroupLifecycle(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	role := authentikAPI.seed(t, "rbac/roles", map[string]any{"name": "e2e-ak-viewer"})
 	t.Cleanup(func() { authentikAPI.del(t, "rbac/roles", role["pk"].(string)) })
@@ -130,6 +131,7 @@ func TestAuthentikGroupLifecycle(t *testing.T) {
 // of it stays); the resource says AdoptionRequired and proceeds by itself once the hand-made
 // group is gone.
 func TestAuthentikGroupFailOnConflict(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	hand := authentikAPI.seed(t, akGroups, map[string]any{"name": "e2e-ak-handmade", "attributes": map[string]any{"owner": "alice"}})
 	handID := hand["pk"].(string)
@@ -169,6 +171,7 @@ func TestAuthentikGroupFailOnConflict(t *testing.T) {
 
 // Case 4: another installation's marker is a conflict even under AdoptExisting.
 func TestAuthentikGroupForeignInstallation(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	hand := authentikAPI.seed(t, akGroups, map[string]any{"name": "e2e-ak-foreign", "attributes": map[string]any{
 		authentik.MarkerAttribute: akMarker("other-cluster", "Group.authentik.identity.crossplane.io/ak-foreign"),
@@ -192,6 +195,7 @@ func TestAuthentikGroupForeignInstallation(t *testing.T) {
 // Case 5: AdoptExisting stamps the marker, reconciles the managed fields, keeps every other
 // attribute and records the adoption.
 func TestAuthentikGroupAdoptExisting(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	hand := authentikAPI.seed(t, akGroups, map[string]any{"name": "e2e-ak-adopt", "is_superuser": true, "attributes": map[string]any{"owner": "alice", "team": "old"}})
 	handID := hand["pk"].(string)
@@ -223,6 +227,7 @@ func TestAuthentikGroupAdoptExisting(t *testing.T) {
 // Cases 1 and 2: a resource deleted with deletionPolicy Orphan and created again recognises
 // its own group by the marker and manages it, under FailOnConflict.
 func TestAuthentikGroupRecreatedResource(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	mg := newAKGroup("ak-recreated", "e2e-ak-recreated", func(g *akv1alpha1.Group) { g.Spec.DeletionPolicy = xpv2.DeletionOrphan })
 	if err := kube.Create(context.Background(), mg); err != nil {
@@ -263,6 +268,7 @@ func TestAuthentikGroupRecreatedResource(t *testing.T) {
 
 // managementPolicies [Observe] reads an existing group, never writes it and never deletes it.
 func TestAuthentikGroupObserveOnly(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	hand := authentikAPI.seed(t, akGroups, map[string]any{"name": "e2e-ak-observed", "is_superuser": true, "attributes": map[string]any{"owner": "alice"}})
 	handID := hand["pk"].(string)
@@ -292,6 +298,7 @@ func TestAuthentikGroupObserveOnly(t *testing.T) {
 
 // At steady state each group costs one GET per poll and nothing else: no list, no write.
 func TestAuthentikGroupSteadyStateRequests(t *testing.T) {
+	// Not parallel: it checks every write to authentik at steady state, other tests' too.
 	authentikAPI.noNewViolations(t)
 	const n = 4
 	var paths []string
@@ -329,6 +336,8 @@ func TestAuthentikGroupSteadyStateRequests(t *testing.T) {
 // operation, the object and authentik's answer; once authentik recovers, the resource does
 // too, without a duplicate group.
 func TestAuthentikGroupFault(t *testing.T) {
+	// Not parallel: authentik's faults are server-wide (the POST fault fails every group
+	// create) and clearFaults clears them all.
 	authentikAPI.noNewViolations(t)
 	authentikAPI.fault(t, map[string]any{"method": "POST", "path_prefix": "/core/groups/", "status": 503})
 	mg := newAKGroup("ak-fault", "e2e-ak-fault")
@@ -366,6 +375,7 @@ func TestAuthentikGroupFault(t *testing.T) {
 // The marker's key is the provider's: a spec that sets it is refused when reconciled (CEL
 // cannot see into free-form attributes) and nothing is created.
 func TestAuthentikGroupReservedAttribute(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	mg := newAKGroup("ak-reserved", "e2e-ak-reserved", func(g *akv1alpha1.Group) {
 		g.Spec.ForProvider.Attributes = jsonAttrs(authentik.MarkerAttribute, `"v=v1&installation=x&resource=y&origin=created"`)
@@ -382,6 +392,7 @@ func TestAuthentikGroupReservedAttribute(t *testing.T) {
 
 // Schema validation refuses what authentik would refuse, before anything is reconciled.
 func TestAuthentikGroupValidation(t *testing.T) {
+	t.Parallel()
 	akReject(t, newAKGroup("ak-invalid-empty-name", ""), "spec.forProvider.name")
 	akReject(t, newAKGroup("ak-invalid-blank-name", "   "), "spec.forProvider.name")
 }

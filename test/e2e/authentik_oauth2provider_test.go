@@ -28,6 +28,7 @@ import (
 // generated client secret, issuer and OpenID configuration URLs land in the connection Secret.
 // Spec changes are PATCHed; deleting the resources deletes both objects.
 func TestAuthentikOAuth2ApplicationConnectionSecret(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	p := newAKOAuth2("ak-oauth2-grafana", "e2e-oauth2-grafana", func(p *akv1alpha1.OAuth2Provider) {
 		p.Spec.WriteConnectionSecretToReference = &xpv2.SecretReference{Namespace: "crossplane-system", Name: "ak-oauth2-grafana"}
@@ -101,6 +102,7 @@ func TestAuthentikOAuth2ApplicationConnectionSecret(t *testing.T) {
 // A client secret from a Secret is written to authentik and published; rotating the Secret
 // rotates the provider's secret.
 func TestAuthentikOAuth2ClientSecretFromSecret(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	sec := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "crossplane-system", Name: "ak-oauth2-wiki-input"}, StringData: map[string]string{"secret": "chosen-secret-1"}}
 	create(t, sec)
@@ -137,6 +139,8 @@ func TestAuthentikOAuth2ClientSecretFromSecret(t *testing.T) {
 // An OAuth2 provider in sync is never written (the Terraform provider's PUT on every run broke
 // production logins): over several polls, the provider sends no write for any of them.
 func TestAuthentikOAuth2SteadyStateNoWrites(t *testing.T) {
+	// Not parallel: akWritesTo matches an integer pk anywhere in a path, so writes to another
+	// test's user with the same pk (users have their own sequence) would count.
 	authentikAPI.noNewViolations(t)
 	const n = 3
 	var ids []string
@@ -175,6 +179,7 @@ func TestAuthentikOAuth2SteadyStateNoWrites(t *testing.T) {
 // Case 3: a hand-made OAuth2 provider with the same name is never written under
 // FailOnConflict; the resource proceeds once it is gone.
 func TestAuthentikOAuth2FailOnConflict(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	hand := authentikAPI.seed(t, akOAuth2, map[string]any{"name": "e2e-oauth2-hand", "client_id": "hand-made", "grant_types": []string{"implicit"}})
 	handID := akIntPK(hand)
@@ -202,6 +207,7 @@ func TestAuthentikOAuth2FailOnConflict(t *testing.T) {
 // Case 4: a provider used by an application another installation manages is that
 // installation's: not adopted even under AdoptExisting, and named in the condition.
 func TestAuthentikOAuth2ForeignInstallation(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	hand := authentikAPI.seed(t, akOAuth2, map[string]any{"name": "e2e-oauth2-foreign"})
 	handID := akIntPK(hand)
@@ -225,6 +231,7 @@ func TestAuthentikOAuth2ForeignInstallation(t *testing.T) {
 // Case 5: AdoptExisting takes a hand-made provider over: the marker is kept on the resource
 // (providers have no field for it), the fields are reconciled and the adoption is recorded.
 func TestAuthentikOAuth2AdoptExisting(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	hand := authentikAPI.seed(t, akOAuth2, map[string]any{"name": "e2e-oauth2-adopt", "access_token_validity": "hours=9", "client_id": "kept"})
 	handID := akIntPK(hand)
@@ -252,6 +259,7 @@ func TestAuthentikOAuth2AdoptExisting(t *testing.T) {
 }
 
 func TestAuthentikOAuth2Validation(t *testing.T) {
+	t.Parallel()
 	akReject(t, newAKOAuth2("ak-oauth2-cel-public", "x", func(p *akv1alpha1.OAuth2Provider) {
 		p.Spec.ForProvider.ClientType = ptr("public")
 		p.Spec.ForProvider.ClientSecretSecretRef = &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "crossplane-system", Name: "s"}, Key: "k"}
@@ -275,6 +283,7 @@ func TestAuthentikOAuth2Validation(t *testing.T) {
 
 // A missing flow stops the reconcile with a condition that names it; nothing is created.
 func TestAuthentikOAuth2MissingFlow(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	p := newAKOAuth2("ak-oauth2-noflow", "e2e-oauth2-noflow", func(p *akv1alpha1.OAuth2Provider) {
 		p.Spec.ForProvider.AuthorizationFlow = "e2e-no-such-flow"

@@ -19,6 +19,7 @@ import (
 // accepted: True for a good one; False with authentik's answer and the URL for a bad one,
 // never the token itself.
 func TestAuthentikProviderConfig(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	good := get(t, &identityv1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "authentik"}})
 	eventually(t, 30*time.Second, "Authenticated=True", func() bool {

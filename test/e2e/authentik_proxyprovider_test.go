@@ -17,6 +17,8 @@ import (
 // authentik adds its own scope mappings to every proxy provider on each write: they are not
 // drift, so a proxy provider in sync is never written. Spec changes still are.
 func TestAuthentikProxyServerAddedMappings(t *testing.T) {
+	// Not parallel: akWritesTo matches an integer pk anywhere in a path, so writes to another
+	// test's user with the same pk (users have their own sequence) would count.
 	authentikAPI.noNewViolations(t)
 	p := newAKProxy("ak-proxy-app", "e2e-proxy-app", func(p *akv1alpha1.ProxyProvider) {
 		fp := &p.Spec.ForProvider
@@ -60,6 +62,7 @@ func TestAuthentikProxyServerAddedMappings(t *testing.T) {
 // and created again must opt in with AdoptExisting to take its provider back; until then the
 // provider is left alone.
 func TestAuthentikProxyRecreatedResourceNeedsAdoption(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	p := newAKProxy("ak-proxy-orphan", "e2e-proxy-orphan", func(p *akv1alpha1.ProxyProvider) { p.Spec.DeletionPolicy = xpv2.DeletionOrphan })
 	if err := kube.Create(context.Background(), p); err != nil {
@@ -95,6 +98,7 @@ func TestAuthentikProxyRecreatedResourceNeedsAdoption(t *testing.T) {
 }
 
 func TestAuthentikProxyValidation(t *testing.T) {
+	t.Parallel()
 	akReject(t, newAKProxy("ak-proxy-cel-internal", "x", func(p *akv1alpha1.ProxyProvider) {
 		p.Spec.ForProvider.Mode = "proxy"
 	}), "mode proxy forwards to internalHost: set it")

@@ -17,6 +17,8 @@ import (
 // A SAML application end to end: keys and mappings by name, and the IdP metadata in the
 // connection Secret once an Application uses the provider.
 func TestAuthentikSAMLApplicationMetadata(t *testing.T) {
+	// Not parallel: akWritesTo matches an integer pk anywhere in a path, so writes to another
+	// test's user with the same pk (users have their own sequence) would count.
 	authentikAPI.noNewViolations(t)
 	p := newAKSAML("ak-saml-wiki", "e2e-saml-wiki", func(p *akv1alpha1.SAMLProvider) {
 		fp := &p.Spec.ForProvider
@@ -73,6 +75,7 @@ func TestAuthentikSAMLApplicationMetadata(t *testing.T) {
 
 // Case 3 for SAML providers: the hand-made provider stays byte-identical.
 func TestAuthentikSAMLFailOnConflict(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	hand := authentikAPI.seed(t, akSAML, map[string]any{"name": "e2e-saml-hand", "acs_url": "https://hand.example.com/acs", "audience": "hand"})
 	handID := akIntPK(hand)
@@ -88,6 +91,7 @@ func TestAuthentikSAMLFailOnConflict(t *testing.T) {
 }
 
 func TestAuthentikSAMLValidation(t *testing.T) {
+	t.Parallel()
 	akReject(t, newAKSAML("ak-saml-cel-logout", "x", func(p *akv1alpha1.SAMLProvider) {
 		p.Spec.ForProvider.LogoutMethod = ptr("backchannel")
 	}), "logoutMethod backchannel needs slsBinding: post")

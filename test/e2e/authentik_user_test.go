@@ -58,6 +58,7 @@ func akPasswordSecret(t *testing.T, name, password string) *corev1.Secret {
 // password from a Secret (set once, again only when the Secret changes, never shown), follows
 // spec changes and is deleted with the resource.
 func TestAuthentikUserLifecycle(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	const pw1, pw2 = "first-Passw0rd!", "second-Passw0rd!"
 	akPasswordSecret(t, "ak-alice-password", pw1)
@@ -164,6 +165,7 @@ func TestAuthentikUserLifecycle(t *testing.T) {
 
 // Case 3 for users: a hand-made user is never written under FailOnConflict.
 func TestAuthentikUserFailOnConflict(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	hand := authentikAPI.seed(t, akUsers, map[string]any{"username": "e2e-ak-handmade-user", "name": "Hand Made", "attributes": map[string]any{"owner": "alice"}})
 	handID := akPK(hand)
@@ -198,6 +200,7 @@ func TestAuthentikUserFailOnConflict(t *testing.T) {
 
 // Case 4 for users: another installation's marker is a conflict even under AdoptExisting.
 func TestAuthentikUserForeignInstallation(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	hand := authentikAPI.seed(t, akUsers, map[string]any{"username": "e2e-ak-foreign-user", "name": "Foreign", "attributes": map[string]any{
 		authentik.MarkerAttribute: akMarker("other-cluster", "User.authentik.identity.crossplane.io/ak-user-foreign"),
@@ -221,6 +224,7 @@ func TestAuthentikUserForeignInstallation(t *testing.T) {
 // Case 5 for users: AdoptExisting stamps the marker, reconciles the managed fields and keeps
 // the attributes and fields the spec does not set.
 func TestAuthentikUserAdoptExisting(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	hand := authentikAPI.seed(t, akUsers, map[string]any{"username": "e2e-ak-adopt-user", "name": "Old Name", "email": "old@example.com", "path": "users/legacy",
 		"attributes": map[string]any{"locale": "en", "settings": map[string]any{"theme": "dark"}}})
@@ -256,6 +260,7 @@ func TestAuthentikUserAdoptExisting(t *testing.T) {
 // recognises its own user by the marker and manages it; its password, unchanged, is not sent
 // again.
 func TestAuthentikUserRecreatedResource(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	akPasswordSecret(t, "ak-recreated-password", "recreated-Passw0rd")
 	ref := &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "crossplane-system", Name: "ak-recreated-password"}, Key: "password"}
@@ -309,6 +314,7 @@ func TestAuthentikUserRecreatedResource(t *testing.T) {
 // managementPolicies [Observe] reads an existing user, never writes it (nor its password)
 // and never deletes it.
 func TestAuthentikUserObserveOnly(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	akPasswordSecret(t, "ak-observed-password", "never-Sent-1")
 	hand := authentikAPI.seed(t, akUsers, map[string]any{"username": "e2e-ak-observed-user", "name": "Observed", "email": "obs@example.com"})
@@ -346,6 +352,7 @@ func TestAuthentikUserObserveOnly(t *testing.T) {
 
 // At steady state each user costs one GET per poll and nothing else, its password included.
 func TestAuthentikUserSteadyStateRequests(t *testing.T) {
+	// Not parallel: it checks every write to authentik at steady state, other tests' too.
 	authentikAPI.noNewViolations(t)
 	akPasswordSecret(t, "ak-steady-password", "steady-Passw0rd")
 	const n = 4
@@ -383,6 +390,7 @@ func TestAuthentikUserSteadyStateRequests(t *testing.T) {
 // A failing authentik (5xx) on an update makes the resource Synced=False with a clear message;
 // once authentik recovers the update goes through, without a duplicate user.
 func TestAuthentikUserFault(t *testing.T) {
+	// Not parallel: authentik's faults are server-wide and clearFaults clears them all.
 	authentikAPI.noNewViolations(t)
 	mg := newAKUser("ak-user-fault", "e2e-ak-fault-user", func(u *akv1alpha1.User) { u.Spec.ForProvider.Email = ptr("before@example.com") })
 	create(t, mg)
@@ -413,6 +421,7 @@ func TestAuthentikUserFault(t *testing.T) {
 // A password Secret that does not exist is named in Synced=False; the user is still managed,
 // and gets its password as soon as the Secret appears.
 func TestAuthentikUserMissingPasswordSecret(t *testing.T) {
+	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	mg := newAKUser("ak-user-nopw", "e2e-ak-nopw-user", func(u *akv1alpha1.User) {
 		u.Spec.ForProvider.PasswordSecretRef = &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "crossplane-system", Name: "ak-late-password"}, Key: "password"}
@@ -436,6 +445,7 @@ func TestAuthentikUserMissingPasswordSecret(t *testing.T) {
 
 // Schema and CEL validation refuse what authentik would refuse, before anything is reconciled.
 func TestAuthentikUserValidation(t *testing.T) {
+	t.Parallel()
 	akReject(t, newAKUser("ak-invalid-email", "e2e-x", func(u *akv1alpha1.User) { u.Spec.ForProvider.Email = ptr("not an address") }),
 		"email must be an address like someone@example.com")
 	akReject(t, newAKUser("ak-invalid-type", "e2e-x", func(u *akv1alpha1.User) { u.Spec.ForProvider.Type = ptr("internal_service_account") }),

@@ -86,6 +86,7 @@ func celDomainConfig(name string, mutate ...func(*ksv1alpha1.DomainConfig)) *ksv
 }
 
 func TestCELKeystoneFederationDomainConfig(t *testing.T) {
+	t.Parallel()
 	t.Run("NoDomain", func(t *testing.T) {
 		celRejected(t, celDomainConfig("cel-dc-nodomain", func(o *ksv1alpha1.DomainConfig) { o.Spec.ForProvider.DomainRef = nil }),
 			"set domainRef (or domainSelector) to the Domain this configuration belongs to")
@@ -166,6 +167,7 @@ func celIdentityProvider(name string, mutate ...func(*ksv1alpha1.IdentityProvide
 }
 
 func TestCELKeystoneFederationIdentityProvider(t *testing.T) {
+	t.Parallel()
 	t.Run("NoDomain", func(t *testing.T) {
 		celRejected(t, celIdentityProvider("cel-idp-nodomain", func(o *ksv1alpha1.IdentityProvider) { o.Spec.ForProvider.DomainRef = nil }),
 			"without one Keystone creates a domain of its own")
@@ -194,6 +196,7 @@ func celMapping(name string, mutate ...func(*ksv1alpha1.MappingRule)) *ksv1alpha
 }
 
 func TestCELKeystoneFederationMapping(t *testing.T) {
+	t.Parallel()
 	t.Run("IDImmutable", func(t *testing.T) {
 		o := celMapping("cel-map-id")
 		celAccepted(t, o)
@@ -243,6 +246,7 @@ func celProtocol(name string, mutate ...func(*ksv1alpha1.Protocol)) *ksv1alpha1.
 }
 
 func TestCELKeystoneFederationProtocol(t *testing.T) {
+	t.Parallel()
 	t.Run("NoIdentityProvider", func(t *testing.T) {
 		celRejected(t, celProtocol("cel-proto-noidp", func(o *ksv1alpha1.Protocol) { o.Spec.ForProvider.IdentityProviderRef = nil }),
 			"set identityProviderRef (or identityProviderSelector) to the IdentityProvider this protocol belongs to")

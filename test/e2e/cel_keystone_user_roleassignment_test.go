@@ -32,6 +32,7 @@ func celUser(name string, mutate ...func(*ksv1alpha1.User)) *ksv1alpha1.User {
 }
 
 func TestCELKeystoneUser(t *testing.T) {
+	t.Parallel()
 	t.Run("NoDomain", func(t *testing.T) {
 		rejected(t, celUser("cel-user-nodomain", func(u *ksv1alpha1.User) { u.Spec.ForProvider.DomainID = nil }),
 			"a user belongs to a domain: set one of domainId, domainRef or domainSelector")
@@ -65,6 +66,7 @@ func celRoleAssignment(name string, fp ksv1alpha1.RoleAssignmentParameters) *ksv
 }
 
 func TestCELKeystoneUserRoleAssignment(t *testing.T) {
+	t.Parallel()
 	ref := &xpv2.Reference{Name: "x"}
 	userOnProject := ksv1alpha1.RoleAssignmentParameters{RoleID: ptr("r"), UserID: ptr("u"), ProjectID: ptr("p")}
 	groupOnDomain := ksv1alpha1.RoleAssignmentParameters{RoleID: ptr("r"), GroupID: ptr("g"), DomainID: ptr("d")}

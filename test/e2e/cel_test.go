@@ -30,6 +30,7 @@ func rejected(t *testing.T, obj client.Object, want string) {
 }
 
 func TestCELProviderConfig(t *testing.T) {
+	t.Parallel()
 	secret := xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "crossplane-system", Name: "s"}, Key: "k"}
 	ks := keystoneProviderConfig("x", "", "s").Spec.Keystone
 	ak := &identityv1alpha1.AuthentikConfig{URL: "https://authentik.example.com", TokenSecretRef: secret}
@@ -62,6 +63,7 @@ func TestCELProviderConfig(t *testing.T) {
 }
 
 func TestCELDomain(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"default", "Default", "DEFAULT"} {
 		t.Run(name, func(t *testing.T) {
 			rejected(t, newDomain("cel-"+strings.ToLower(name)+"-"+map[bool]string{true: "u", false: "l"}[name != "default"], name),

@@ -7,9 +7,11 @@ package e2e
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -41,6 +43,20 @@ const pollInterval = 2 * time.Second
 // installationID is what the tests' ProviderConfigs write into markers.
 const installationID = "e2e-installation"
 
+// defaultParallel is how many tests that call t.Parallel run at once when go test is given no
+// -parallel. They spend their time waiting for controllers and services, not on the CPU, so go
+// test's default (GOMAXPROCS) would run them nearly one by one on a small machine; many more
+// than 16 at once only queue on Keystone's single worker (32 took longer than 16 on 2 cores).
+//
+// A test stays serial (no t.Parallel, with a comment saying why) when it counts the provider's
+// requests beyond its own objects (counter.snapshot at steady state) or per poll, injects
+// faults (counter.inject, authentik's /_test/faults), compares Keystone- or authentik-wide
+// lists, or touches what every test shares (the keystone and authentik ProviderConfigs,
+// Keystone's admin user); ProviderConfigs a test makes for itself are its own. Go runs every
+// serial top-level test before the parallel ones start, so the serial ones see no other test's
+// requests. Parallel tests use names (Kubernetes, Keystone and authentik) no other test uses.
+const defaultParallel = 16
+
 var (
 	kube     client.Client
 	scheme   = runtime.NewScheme()
@@ -54,6 +70,8 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
+	flag.Parse()
+	setDefaultParallel()
 	for _, v := range append([]string{"KUBEBUILDER_ASSETS", "KEYSTONE_URL", "KEYSTONE_ADMIN_PASSWORD"}, authentikEnvVars...) {
 		if os.Getenv(v) == "" {
 			fmt.Fprintf(os.Stderr, "%s is not set: run the end-to-end tests with `make test` (hack/with-services.sh starts what they need)\n", v)
@@ -105,6 +123,15 @@ func run(m *testing.M) int {
 		code = 1
 	}
 	return code
+}
+
+// setDefaultParallel sets -test.parallel to defaultParallel unless the command line set it.
+func setDefaultParallel() {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		must(flag.Set("test.parallel", strconv.Itoa(defaultParallel)))
+	}
 }
 
 // setupProviderConfigs creates the Secret and ProviderConfig every Keystone test uses.

@@ -44,6 +44,7 @@ func marker(installation, resource string) string {
 // A domain the provider creates carries its marker, follows spec changes and is deleted
 // (disabled first) with the resource.
 func TestDomainLifecycle(t *testing.T) {
+	t.Parallel()
 	mg := newDomain("lifecycle", "e2e-lifecycle")
 	create(t, mg)
 	waitReady(t, mg)
@@ -78,6 +79,7 @@ func TestDomainLifecycle(t *testing.T) {
 // Case 3: a same-named domain made by hand is never written under FailOnConflict; the resource
 // reports AdoptionRequired, and proceeds by itself once the hand-made domain is gone.
 func TestDomainConflictFailOnConflict(t *testing.T) {
+	t.Parallel()
 	handID := keystone.post(t, "domains", "domain", map[string]any{"name": "e2e-handmade", "description": "tuned by hand"})
 	before := keystone.raw(t, "domains", handID)
 
@@ -113,6 +115,7 @@ func TestDomainConflictFailOnConflict(t *testing.T) {
 
 // Case 4: another installation's marker is a conflict even under AdoptExisting.
 func TestDomainForeignInstallation(t *testing.T) {
+	t.Parallel()
 	foreign := marker("other-cluster", "Domain.keystone.identity.crossplane.io/foreign")
 	handID := keystone.post(t, "domains", "domain", map[string]any{"name": "e2e-foreign", "crossplane_provenance": foreign})
 	t.Cleanup(func() { keystone.deleteDomain(t, handID) })
@@ -132,6 +135,7 @@ func TestDomainForeignInstallation(t *testing.T) {
 
 // Case 5: AdoptExisting stamps the marker, reconciles the fields and records the adoption.
 func TestDomainAdoptExisting(t *testing.T) {
+	t.Parallel()
 	handID := keystone.post(t, "domains", "domain", map[string]any{"name": "e2e-adopt", "description": "old"})
 	mg := newDomain("adopt", "e2e-adopt", func(d *ksv1alpha1.Domain) { d.Spec.AdoptionPolicy = identityv1alpha1.AdoptExisting })
 	create(t, mg)
@@ -158,6 +162,7 @@ func TestDomainAdoptExisting(t *testing.T) {
 // Case 1 and 2: a resource deleted with deletionPolicy Orphan and created again recognises its
 // own domain by the marker and manages it, under FailOnConflict.
 func TestDomainRecreatedResource(t *testing.T) {
+	t.Parallel()
 	mg := newDomain("recreated", "e2e-recreated", func(d *ksv1alpha1.Domain) { d.Spec.DeletionPolicy = xpv2.DeletionOrphan })
 	if err := kube.Create(context.Background(), mg); err != nil {
 		t.Fatal(err)
@@ -189,6 +194,7 @@ func TestDomainRecreatedResource(t *testing.T) {
 
 // managementPolicies [Observe] reads an existing domain, never writes it and never deletes it.
 func TestDomainObserveOnly(t *testing.T) {
+	t.Parallel()
 	handID := keystone.post(t, "domains", "domain", map[string]any{"name": "e2e-observed", "description": "not ours"})
 	t.Cleanup(func() { keystone.deleteDomain(t, handID) })
 	before := keystone.raw(t, "domains", handID)
@@ -220,6 +226,7 @@ func TestDomainObserveOnly(t *testing.T) {
 // A create whose result was lost (the provider stopped between Keystone's 201 and recording the
 // external name) is recovered through the marker: no second domain is made.
 func TestDomainLostCreateRecovered(t *testing.T) {
+	t.Parallel()
 	// What the provider's create left behind: a domain carrying this resource's marker, and the
 	// resource with external-create-pending but no external name.
 	id := keystone.post(t, "domains", "domain", map[string]any{"name": "e2e-lost", "crossplane_provenance": marker(installationID, "Domain.keystone.identity.crossplane.io/lost")})
@@ -243,6 +250,7 @@ func TestDomainLostCreateRecovered(t *testing.T) {
 
 // At steady state each resource costs one GET per poll and no writes, no lists and no tokens.
 func TestDomainSteadyStateRequests(t *testing.T) {
+	// Not parallel: it checks every request the provider sends at steady state, other tests' too.
 	const n = 5
 	var ids []string
 	for i := range n {

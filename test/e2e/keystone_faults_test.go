@@ -30,6 +30,7 @@ func countDomains(t *testing.T, name string) int {
 // Keystone answering 5xx to creates: Synced=False with Keystone's answer, then recovery by
 // itself with exactly one domain.
 func TestKeystone5xxOnCreate(t *testing.T) {
+	// Not parallel: the injected fault fails every domain create, other tests' too.
 	counter.inject(t, fault{Method: "POST", Prefix: "/v3/domains", Status: 503, Times: 3})
 	mg := newDomain("fault-5xx", "e2e-fault-5xx")
 	create(t, mg)
@@ -46,6 +47,7 @@ func TestKeystone5xxOnCreate(t *testing.T) {
 // Keystone unreachable while a resource is in sync: Synced=False naming the failure, the
 // resource keeps its external name, and it is back in sync once Keystone answers again.
 func TestKeystoneUnreachable(t *testing.T) {
+	// Not parallel: it injects faults into the transport every test shares.
 	mg := newDomain("fault-down", "e2e-fault-down")
 	create(t, mg)
 	waitReady(t, mg)

@@ -21,6 +21,7 @@ import (
 // gophercloud.ResponseCodeIs work on them.
 
 func TestFederationClientIdentityProvider(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	sc := keystone.sc
 	domainID := keystone.post(t, "domains", "domain", map[string]any{"name": "e2e-client-idp"})
@@ -90,6 +91,7 @@ func TestFederationClientIdentityProvider(t *testing.T) {
 }
 
 func TestFederationClientProtocolAndMapping(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	sc := keystone.sc
 	domainID := keystone.post(t, "domains", "domain", map[string]any{"name": "e2e-client-proto"})
@@ -175,6 +177,7 @@ func TestFederationClientProtocolAndMapping(t *testing.T) {
 }
 
 func TestLDAPClientDomainConfig(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	sc := keystone.sc
 	domainID := keystone.post(t, "domains", "domain", map[string]any{"name": "e2e-client-config"})

@@ -41,6 +41,8 @@ func oidcRules(issuer string) []ksv1alpha1.MappingRule {
 // dependency order, become Ready; Keystone holds exactly what the specs say; a mapping rule
 // edit is applied in place; deleting everything in the worst order leaves Keystone as before.
 func TestFederationLifecycle(t *testing.T) {
+	// Not parallel: it compares Keystone's whole lists of identity providers and mappings,
+	// and checks every federation request at steady state.
 	ctx := context.Background()
 	idpsBefore, mappingsBefore := keystoneIDs(t, "identity_providers", "identity_providers"), keystoneIDs(t, "mappings", "mappings")
 
@@ -175,6 +177,7 @@ func protocolsOf(t *testing.T, idp string) []any {
 // `kubectl delete -f` of the directory, in file order (the domain first, then each identity
 // provider before its mapping and protocol), leaves nothing in Keystone.
 func TestFederationExamples(t *testing.T) {
+	// Not parallel: it compares Keystone's whole lists of identity providers and mappings.
 	idpsBefore, mappingsBefore := keystoneIDs(t, "identity_providers", "identity_providers"), keystoneIDs(t, "mappings", "mappings")
 	objs := loadExamples(t, "keystone/federation")
 	var all []client.Object
@@ -217,6 +220,7 @@ func TestFederationExamples(t *testing.T) {
 // resource reports AdoptionRequired and the object stays byte-identical; once it is gone the
 // resource creates its own.
 func TestFederationIdentityProviderConflict(t *testing.T) {
+	t.Parallel()
 	dom := newDomain("e2e-fed-conflict", "e2e-fed-conflict")
 	create(t, dom)
 	waitReady(t, dom)
@@ -255,6 +259,7 @@ func TestFederationIdentityProviderConflict(t *testing.T) {
 // Under AdoptExisting a hand-made identity provider is adopted: the marker is stamped on its
 // description's last line, the user's text stays when the spec leaves description unset.
 func TestFederationIdentityProviderAdopt(t *testing.T) {
+	t.Parallel()
 	dom := newDomain("e2e-fed-adopt", "e2e-fed-adopt")
 	create(t, dom)
 	waitReady(t, dom)
@@ -285,6 +290,7 @@ func TestFederationIdentityProviderAdopt(t *testing.T) {
 // conflict, and so is the resource's own mapping once the resource was deleted with
 // deletionPolicy Orphan and created again (ADR 0003); AdoptExisting takes it over.
 func TestFederationMappingMarkerless(t *testing.T) {
+	t.Parallel()
 	rules := oidcRules("https://markerless.example.com")
 	keystone.put(t, []string{"OS-FEDERATION", "mappings", "e2e-fed-handmade-map"}, "mapping", map[string]any{
 		"rules": []any{map[string]any{"local": []any{map[string]any{"user": map[string]any{"name": "{0}"}}}, "remote": []any{map[string]any{"type": "REMOTE_USER"}}}},
@@ -331,6 +337,7 @@ func TestFederationMappingMarkerless(t *testing.T) {
 // Deleting only a Mapping that a Protocol uses waits for the Protocol; a protocol made by hand
 // (no resource, no finalizer) blocks the mapping's deletion too, with a message naming it.
 func TestFederationMappingInUse(t *testing.T) {
+	t.Parallel()
 	dom := newDomain("e2e-fed-inuse", "e2e-fed-inuse")
 	idp := newIdentityProvider("e2e-fed-inuse", "e2e-fed-inuse", "e2e-fed-inuse")
 	mapping := newMapping("e2e-fed-inuse", "e2e-fed-inuse", oidcRules("https://inuse.example.com"))

@@ -74,6 +74,7 @@ func passwordToken(t *testing.T, domainID, user, password string) int {
 // directory password; a typed field change and a rotated bind Secret reach Keystone; deleting
 // the DomainConfig detaches the directory and leaves the domain.
 func TestLDAPDomainBackend(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	secret := bindSecret(t, "e2e-ldap-bind")
 	dom := newDomain("e2e-ldap", "e2e-ldap")
@@ -195,6 +196,7 @@ func setBindPassword(t *testing.T, s *corev1.Secret, pw string) {
 // Deleting the Domain first waits for its DomainConfig: the domain stays in Keystone, with its
 // configuration, until the DomainConfig is deleted too; then both go.
 func TestLDAPDeleteDomainFirst(t *testing.T) {
+	t.Parallel()
 	secret := bindSecret(t, "e2e-ldap-order-bind")
 	dom := newDomain("e2e-ldap-order", "e2e-ldap-order")
 	cfg := newDomainConfig("e2e-ldap-order", "e2e-ldap-order", secret.Name)
@@ -223,6 +225,7 @@ func TestLDAPDeleteDomainFirst(t *testing.T) {
 // The LDAP example (examples/keystone/ldap) works against the test slapd, and `kubectl delete
 // -f` of it, in file order, leaves nothing behind.
 func TestLDAPExample(t *testing.T) {
+	t.Parallel()
 	objs := loadExamples(t, "keystone/ldap")
 	var all []client.Object
 	var dom, cfgName string

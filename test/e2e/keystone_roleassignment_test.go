@@ -64,6 +64,8 @@ func raMarker(t *testing.T, ra *ksv1alpha1.RoleAssignment) provenance.Marker {
 // readable key, the assignment lets the user into the project, each poll costs one HEAD, and
 // deleting the resource unassigns the role and nothing else.
 func TestRoleAssignmentUserOnProject(t *testing.T) {
+	// Not parallel: it wants one HEAD per poll, give or take one, and Keystone (one worker)
+	// busy with other tests' requests would stretch the polls.
 	ctx := context.Background()
 	dom := readyDomain(t, "ra-user-domain", "e2e-ra-user")
 	role := newRole("ra-user-role", "e2e-ra-user-role")
@@ -146,6 +148,7 @@ func TestRoleAssignmentUserOnProject(t *testing.T) {
 // A role given to a group on a domain, directly and inherited by the domain's projects: two
 // assignments, two resources, and deleting one leaves the other.
 func TestRoleAssignmentGroupOnDomain(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dom := readyDomain(t, "ra-group-domain", "e2e-ra-group")
 	role := newRole("ra-group-role", "e2e-ra-group-role")
@@ -207,6 +210,7 @@ func TestRoleAssignmentGroupOnDomain(t *testing.T) {
 // resource's deletion; once it is gone the resource makes (and then owns) its own. Under
 // AdoptExisting it is adopted, and then deleted with the resource.
 func TestRoleAssignmentPreExisting(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	rid := handRole(t, map[string]any{"name": "e2e-ra-hand-role"})
 	pid := keystone.post(t, "projects", "project", map[string]any{"name": "e2e-ra-hand-project", "domain_id": "default"})

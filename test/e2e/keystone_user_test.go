@@ -147,6 +147,7 @@ func assertNowhere(t *testing.T, mg *ksv1alpha1.User, secrets ...string) {
 // password works, is sent once, is sent again only when the Secret changes, and appears in no
 // status, event or condition. Deleting the resource deletes the user.
 func TestUserPasswordLifecycle(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dom := readyDomain(t, "user-lifecycle-domain", "e2e-user-lifecycle")
 
@@ -233,6 +234,7 @@ func TestUserPasswordLifecycle(t *testing.T) {
 // A same-named user made by hand is never written under FailOnConflict, its password least of
 // all; the resource proceeds by itself once the hand-made user is gone.
 func TestUserConflictFailOnConflict(t *testing.T) {
+	t.Parallel()
 	handPassword := randomPassword(t, "hand")
 	handID := keystone.post(t, "users", "user", map[string]any{"name": "e2e-handmade-user", "domain_id": "default",
 		"description": "tuned by hand", "email": "hand@example.com", "password": handPassword})
@@ -289,6 +291,7 @@ func TestUserConflictFailOnConflict(t *testing.T) {
 // Users of an LDAP-backed domain are read-only in Keystone: creating one says so plainly, and
 // observing one of the directory's users works.
 func TestUserLDAPDomainIsReadOnly(t *testing.T) {
+	t.Parallel()
 	for _, v := range []string{"LDAP_URL", "LDAP_BIND_DN", "LDAP_BIND_PASSWORD", "LDAP_SUFFIX", "LDAP_USERS_DN", "LDAP_GROUPS_DN"} {
 		if os.Getenv(v) == "" {
 			t.Fatalf("%s is not set: run the end-to-end tests through hack/with-services.sh", v)

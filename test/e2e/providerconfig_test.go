@@ -22,6 +22,8 @@ import (
 // The ProviderConfig shows whether the provider can authenticate, without any secret in its
 // status, and derives its installation ID from the cluster when none is given.
 func TestProviderConfigAuthentication(t *testing.T) {
+	// Not parallel: it has Keystone refuse the password of the admin user every test
+	// authenticates as (harmless without a lockout policy, but not worth the doubt).
 	ctx := context.Background()
 	good := keystoneProviderConfig("pc-good", "", "keystone-admin")
 	create(t, good)
@@ -60,6 +62,7 @@ func TestProviderConfigAuthentication(t *testing.T) {
 
 // A Keystone resource that references an authentik ProviderConfig says so.
 func TestProviderConfigWrongSystem(t *testing.T) {
+	t.Parallel()
 	pc := &identityv1alpha1.ProviderConfig{
 		ObjectMeta: metav1.ObjectMeta{Name: "pc-authentik-for-keystone"},
 		Spec: identityv1alpha1.ProviderConfigSpec{Authentik: &identityv1alpha1.AuthentikConfig{
