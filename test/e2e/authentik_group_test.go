@@ -219,7 +219,7 @@ func TestAuthentikGroupAdoptExisting(t *testing.T) {
 	if m := akMarkerOf(t, obj); m.Origin != provenance.OriginAdopted || m.Installation != installationID || m.Resource != "Group.authentik.identity.crossplane.io/ak-adopt" {
 		t.Errorf("adoption marker: got %+v", m)
 	}
-	if !hasEvent(t, mg, corev1.EventTypeNormal, "AdoptedExternalResource") {
+	if !eventRecorded(t, mg, corev1.EventTypeNormal, "AdoptedExternalResource") {
 		t.Errorf("no AdoptedExternalResource event")
 	}
 }
@@ -258,7 +258,7 @@ func TestAuthentikGroupRecreatedResource(t *testing.T) {
 	eventually(t, 30*time.Second, "the update to reach authentik", func() bool {
 		return akAttributes(authentikAPI.object(t, akGroups, id))["life"] == "second"
 	})
-	if !hasEvent(t, again, corev1.EventTypeNormal, "RecoveredExternalResource") {
+	if !eventRecorded(t, again, corev1.EventTypeNormal, "RecoveredExternalResource") {
 		t.Errorf("no RecoveredExternalResource event")
 	}
 	if n := len(groupsNamed(t, "e2e-ak-recreated")); n != 1 {

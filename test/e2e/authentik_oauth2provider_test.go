@@ -253,7 +253,7 @@ func TestAuthentikOAuth2AdoptExisting(t *testing.T) {
 	if err != nil || m.Origin != provenance.OriginAdopted || m.Installation != installationID {
 		t.Errorf("marker on the resource: %+v, %v", m, err)
 	}
-	if !hasEvent(t, p, corev1.EventTypeNormal, "AdoptedExternalResource") {
+	if !eventRecorded(t, p, corev1.EventTypeNormal, "AdoptedExternalResource") {
 		t.Errorf("no AdoptedExternalResource event")
 	}
 }

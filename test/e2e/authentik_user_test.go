@@ -251,7 +251,7 @@ func TestAuthentikUserAdoptExisting(t *testing.T) {
 	if m := akMarkerOf(t, obj); m.Origin != provenance.OriginAdopted || m.Installation != installationID {
 		t.Errorf("adoption marker: got %+v", m)
 	}
-	if !hasEvent(t, mg, corev1.EventTypeNormal, "AdoptedExternalResource") {
+	if !eventRecorded(t, mg, corev1.EventTypeNormal, "AdoptedExternalResource") {
 		t.Errorf("no AdoptedExternalResource event")
 	}
 }

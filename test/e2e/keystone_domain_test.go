@@ -154,7 +154,7 @@ func TestDomainAdoptExisting(t *testing.T) {
 	if err != nil || m.Origin != provenance.OriginAdopted || m.Installation != installationID {
 		t.Errorf("adoption marker: got %+v, %v", m, err)
 	}
-	if !hasEvent(t, mg, corev1.EventTypeNormal, "AdoptedExternalResource") {
+	if !eventRecorded(t, mg, corev1.EventTypeNormal, "AdoptedExternalResource") {
 		t.Errorf("no AdoptedExternalResource event")
 	}
 }

@@ -306,7 +306,7 @@ func TestRoleAssignmentPreExisting(t *testing.T) {
 		if m := raMarker(t, ra); m.Origin != provenance.OriginAdopted || m.Installation != installationID {
 			t.Errorf("marker annotation: got %+v", m)
 		}
-		if !hasEvent(t, ra, corev1.EventTypeNormal, "AdoptedExternalResource") {
+		if !eventRecorded(t, ra, corev1.EventTypeNormal, "AdoptedExternalResource") {
 			t.Errorf("no AdoptedExternalResource event")
 		}
 		if err := kube.Delete(ctx, ra); err != nil {

@@ -251,3 +251,18 @@ func hasEvent(t *testing.T, obj client.Object, typ, reason string) bool {
 	}
 	return false
 }
+
+// eventRecorded reports whether an event of the type and reason is recorded for obj within 30 s.
+// The recorder sends events asynchronously, so under load an event can reach the API server
+// after the status written by the same reconcile.
+func eventRecorded(t *testing.T, obj client.Object, typ, reason string) bool {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !hasEvent(t, obj, typ, reason) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return true
+}
