@@ -144,10 +144,7 @@ func TestAuthentikUserLifecycle(t *testing.T) {
 	}
 
 	// Spec changes and drift: email changed in the spec, is_active flipped by hand.
-	mg.Spec.ForProvider.Email = ptr("alice@example.org")
-	if err := kube.Update(context.Background(), mg); err != nil {
-		t.Fatal(err)
-	}
+	update(t, mg, func(u *akv1alpha1.User) { u.Spec.ForProvider.Email = ptr("alice@example.org") })
 	authentikAPI.patch(t, akUsers, id, map[string]any{"is_active": false})
 	eventually(t, 30*time.Second, "the email and is_active to be reconciled", func() bool {
 		o := authentikAPI.object(t, akUsers, id)

@@ -43,7 +43,6 @@ func oidcRules(issuer string) []ksv1alpha1.MappingRule {
 func TestFederationLifecycle(t *testing.T) {
 	// Not parallel: it compares Keystone's whole lists of identity providers and mappings,
 	// and checks every federation request at steady state.
-	ctx := context.Background()
 	idpsBefore, mappingsBefore := keystoneIDs(t, "identity_providers", "identity_providers"), keystoneIDs(t, "mappings", "mappings")
 
 	const issuer = "https://e2e-fed.example.com/realms/e2e"
@@ -122,13 +121,12 @@ func TestFederationLifecycle(t *testing.T) {
 
 	// Editing a rule updates the mapping in place: one PATCH, no delete, no create.
 	_, before := counter.snapshot()
-	get(t, mapping)
-	mapping.Spec.ForProvider.Rules[0].Remote[1].AnyOneOf = []string{issuer, "https://other.example.com"}
-	mapping.Spec.ForProvider.Rules[0].Local[0].User.Email = ptr("{2}")
-	mapping.Spec.ForProvider.Rules[0].Remote = append(mapping.Spec.ForProvider.Rules[0].Remote, ksv1alpha1.MappingRemote{Type: "HTTP_OIDC_EMAIL"})
-	if err := kube.Update(ctx, mapping); err != nil {
-		t.Fatal(err)
-	}
+	update(t, mapping, func(m *ksv1alpha1.Mapping) {
+		r := &m.Spec.ForProvider.Rules[0]
+		r.Remote[1].AnyOneOf = []string{issuer, "https://other.example.com"}
+		r.Local[0].User.Email = ptr("{2}")
+		r.Remote = append(r.Remote, ksv1alpha1.MappingRemote{Type: "HTTP_OIDC_EMAIL"})
+	})
 	wantRules = mustJSON(t, `[{"local":[{"user":{"name":"{0}","email":"{2}","type":"ephemeral"}},{"group":{"name":"federated-users","domain":{"name":"e2e-fed"}}}],
 		"remote":[{"type":"HTTP_OIDC_PREFERRED_USERNAME"},{"type":"HTTP_OIDC_ISS","any_one_of":["`+issuer+`","https://other.example.com"]},{"type":"HTTP_OIDC_EMAIL"}]}]`)
 	eventually(t, 30*time.Second, "the edited rules in Keystone", func() bool {
@@ -321,11 +319,7 @@ func TestFederationMappingMarkerless(t *testing.T) {
 	eventually(t, 30*time.Second, "AdoptionRequired for the orphaned mapping", func() bool {
 		return conditionReason(get(t, again), xpv2.TypeReady) == string(adoption.ReasonAdoptionRequired)
 	})
-	get(t, again)
-	again.Spec.AdoptionPolicy = identityv1alpha1.AdoptExisting
-	if err := kube.Update(context.Background(), again); err != nil {
-		t.Fatal(err)
-	}
+	update(t, again, func(m *ksv1alpha1.Mapping) { m.Spec.AdoptionPolicy = identityv1alpha1.AdoptExisting })
 	waitReady(t, again)
 	eventually(t, 30*time.Second, "provenance Adopted with the marker annotation", func() bool {
 		get(t, again)

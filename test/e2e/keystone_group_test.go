@@ -63,10 +63,7 @@ func TestGroupLifecycle(t *testing.T) {
 		t.Errorf("status.atProvider: got %+v", at)
 	}
 
-	mg.Spec.ForProvider.Description = ptr("changed")
-	if err := kube.Update(context.Background(), mg); err != nil {
-		t.Fatal(err)
-	}
+	update(t, mg, func(g *ksv1alpha1.Group) { g.Spec.ForProvider.Description = ptr("changed") })
 	eventually(t, 30*time.Second, "the description to reach Keystone", func() bool {
 		return field(t, keystone.raw(t, "groups", id), "group", "description") == "changed"
 	})

@@ -75,7 +75,6 @@ func passwordToken(t *testing.T, domainID, user, password string) int {
 // the DomainConfig detaches the directory and leaves the domain.
 func TestLDAPDomainBackend(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	secret := bindSecret(t, "e2e-ldap-bind")
 	dom := newDomain("e2e-ldap", "e2e-ldap")
 	cfg := newDomainConfig("e2e-ldap", "e2e-ldap", secret.Name)
@@ -138,10 +137,7 @@ func TestLDAPDomainBackend(t *testing.T) {
 	steadyState(t, []string{"/v3/domains/" + domainID}, map[string]int{"GET /v3/domains/" + domainID + "/config": 1})
 
 	// A typed field change updates the configuration in place: names now come from cn.
-	cfg.Spec.ForProvider.LDAP.Users.NameAttribute = ptr("cn")
-	if err := kube.Update(ctx, cfg); err != nil {
-		t.Fatal(err)
-	}
+	update(t, cfg, func(c *ksv1alpha1.DomainConfig) { c.Spec.ForProvider.LDAP.Users.NameAttribute = ptr("cn") })
 	eventually(t, 60*time.Second, "user_name_attribute=cn in Keystone and users named by cn", func() bool {
 		if jsonOf(t, keystone.raw(t, "domains", domainID, "config"), "config", "ldap").(map[string]any)["user_name_attribute"] != "cn" {
 			return false

@@ -106,12 +106,11 @@ func TestProjectLifecycle(t *testing.T) {
 		t.Errorf("status.atProvider: got %+v", at)
 	}
 
-	child.Spec.ForProvider.Description = ptr("changed")
-	child.Spec.ForProvider.Tags = &[]string{"c"}
-	child.Spec.ForProvider.Enabled = ptr(false)
-	if err := kube.Update(context.Background(), child); err != nil {
-		t.Fatal(err)
-	}
+	update(t, child, func(p *ksv1alpha1.Project) {
+		p.Spec.ForProvider.Description = ptr("changed")
+		p.Spec.ForProvider.Tags = &[]string{"c"}
+		p.Spec.ForProvider.Enabled = ptr(false)
+	})
 	eventually(t, 30*time.Second, "the update to reach Keystone", func() bool {
 		raw := keystone.raw(t, "projects", id)
 		return field(t, raw, "project", "description") == "changed" && sameStrings(field(t, raw, "project", "tags"), "c") &&
@@ -304,10 +303,7 @@ func TestProjectReferencesWithoutLateInitialize(t *testing.T) {
 	if c := condition(mg, xpv2.TypeSynced); c.Status != corev1.ConditionTrue {
 		t.Errorf("Synced: %+v", c)
 	}
-	mg.Spec.ForProvider.Description = ptr("changed")
-	if err := kube.Update(context.Background(), mg); err != nil {
-		t.Fatal(err)
-	}
+	update(t, mg, func(p *ksv1alpha1.Project) { p.Spec.ForProvider.Description = ptr("changed") })
 	eventually(t, 30*time.Second, "the update to reach Keystone", func() bool {
 		return field(t, keystone.raw(t, "projects", id), "project", "description") == "changed"
 	})

@@ -61,10 +61,7 @@ func TestRoleLifecycle(t *testing.T) {
 		t.Errorf("status.atProvider: got %+v", at)
 	}
 
-	mg.Spec.ForProvider.Description = ptr("changed")
-	if err := kube.Update(context.Background(), mg); err != nil {
-		t.Fatal(err)
-	}
+	update(t, mg, func(r *ksv1alpha1.Role) { r.Spec.ForProvider.Description = ptr("changed") })
 	eventually(t, 30*time.Second, "the description to reach Keystone", func() bool {
 		return field(t, keystone.raw(t, "roles", id), "role", "description") == "changed"
 	})
