@@ -301,10 +301,13 @@ func TestAuthentikGroupSteadyStateRequests(t *testing.T) {
 	// Not parallel: it checks every write to authentik at steady state, other tests' too.
 	authentikAPI.noNewViolations(t)
 	const n = 4
+	mgs := make([]*akv1alpha1.Group, n)
+	for i := range mgs {
+		mgs[i] = newAKGroup(fmt.Sprintf("ak-steady-%d", i), fmt.Sprintf("e2e-ak-steady-%d", i))
+	}
+	createAll(t, mgs...)
 	var paths []string
-	for i := range n {
-		mg := newAKGroup(fmt.Sprintf("ak-steady-%d", i), fmt.Sprintf("e2e-ak-steady-%d", i))
-		create(t, mg)
+	for _, mg := range mgs {
 		waitReady(t, mg)
 		paths = append(paths, "GET /api/v3/core/groups/"+meta.GetExternalName(mg)+"/")
 	}

@@ -143,9 +143,9 @@ func TestAuthentikOAuth2SteadyStateNoWrites(t *testing.T) {
 	// test's user with the same pk (users have their own sequence) would count.
 	authentikAPI.noNewViolations(t)
 	const n = 3
-	var ids []string
-	for i := range n {
-		p := newAKOAuth2(fmt.Sprintf("ak-oauth2-steady-%d", i), fmt.Sprintf("e2e-oauth2-steady-%d", i), func(p *akv1alpha1.OAuth2Provider) {
+	ps := make([]*akv1alpha1.OAuth2Provider, n)
+	for i := range ps {
+		ps[i] = newAKOAuth2(fmt.Sprintf("ak-oauth2-steady-%d", i), fmt.Sprintf("e2e-oauth2-steady-%d", i), func(p *akv1alpha1.OAuth2Provider) {
 			fp := &p.Spec.ForProvider
 			fp.GrantTypes = []string{"refresh_token", "authorization_code"}
 			fp.PropertyMappings = []akv1alpha1.PropertyMappingSelector{{Managed: ptr("goauthentik.io/providers/oauth2/scope-openid")}, {Managed: ptr("goauthentik.io/providers/oauth2/scope-email")}}
@@ -154,7 +154,10 @@ func TestAuthentikOAuth2SteadyStateNoWrites(t *testing.T) {
 			fp.SubMode = ptr("user_email")
 			p.Spec.WriteConnectionSecretToReference = &xpv2.SecretReference{Namespace: "crossplane-system", Name: p.Name}
 		})
-		create(t, p)
+	}
+	createAll(t, ps...)
+	var ids []string
+	for _, p := range ps {
 		waitReady(t, p)
 		ids = append(ids, meta.GetExternalName(p))
 	}

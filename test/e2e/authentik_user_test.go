@@ -353,12 +353,15 @@ func TestAuthentikUserSteadyStateRequests(t *testing.T) {
 	authentikAPI.noNewViolations(t)
 	akPasswordSecret(t, "ak-steady-password", "steady-Passw0rd")
 	const n = 4
-	var paths []string
-	for i := range n {
-		mg := newAKUser(fmt.Sprintf("ak-user-steady-%d", i), fmt.Sprintf("e2e-ak-steady-user-%d", i), func(u *akv1alpha1.User) {
+	mgs := make([]*akv1alpha1.User, n)
+	for i := range mgs {
+		mgs[i] = newAKUser(fmt.Sprintf("ak-user-steady-%d", i), fmt.Sprintf("e2e-ak-steady-user-%d", i), func(u *akv1alpha1.User) {
 			u.Spec.ForProvider.PasswordSecretRef = &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "crossplane-system", Name: "ak-steady-password"}, Key: "password"}
 		})
-		create(t, mg)
+	}
+	createAll(t, mgs...)
+	var paths []string
+	for _, mg := range mgs {
 		waitReady(t, mg)
 		eventually(t, 30*time.Second, "the password to be set", func() bool { return get(t, mg).Status.AtProvider.PasswordSecretVersion != "" })
 		paths = append(paths, "GET /api/v3/core/users/"+meta.GetExternalName(mg)+"/")

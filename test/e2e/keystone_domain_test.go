@@ -252,10 +252,13 @@ func TestDomainLostCreateRecovered(t *testing.T) {
 func TestDomainSteadyStateRequests(t *testing.T) {
 	// Not parallel: it checks every request the provider sends at steady state, other tests' too.
 	const n = 5
+	mgs := make([]*ksv1alpha1.Domain, n)
+	for i := range mgs {
+		mgs[i] = newDomain(fmt.Sprintf("steady-%d", i), fmt.Sprintf("e2e-steady-%d", i))
+	}
+	createAll(t, mgs...)
 	var ids []string
-	for i := range n {
-		mg := newDomain(fmt.Sprintf("steady-%d", i), fmt.Sprintf("e2e-steady-%d", i))
-		create(t, mg)
+	for _, mg := range mgs {
 		waitReady(t, mg)
 		ids = append(ids, meta.GetExternalName(mg))
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/gophercloud/gophercloud/v2"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
@@ -68,18 +69,16 @@ func TestRoleAssignmentUserOnProject(t *testing.T) {
 	// busy with other tests' requests would stretch the polls.
 	ctx := context.Background()
 	dom := readyDomain(t, "ra-user-domain", "e2e-ra-user")
+	pw := randomPassword(t, "ra")
+	sec := passwordSecret(t, "ra-user-password", pw)
 	role := newRole("ra-user-role", "e2e-ra-user-role")
-	create(t, role)
 	project := newProject("ra-user-project", "e2e-ra-user-project", func(p *ksv1alpha1.Project) {
 		p.Spec.ForProvider.DomainRef = &xpv2.Reference{Name: dom.Name}
 	})
-	create(t, project)
-	pw := randomPassword(t, "ra")
-	sec := passwordSecret(t, "ra-user-password", pw)
 	user := newKeystoneUser("ra-user", "e2e-ra-user", func(u *ksv1alpha1.User) {
 		u.Spec.ForProvider.DomainID, u.Spec.ForProvider.DomainRef, u.Spec.ForProvider.PasswordSecretRef = nil, &xpv2.Reference{Name: dom.Name}, passwordKey(sec)
 	})
-	create(t, user)
+	createAll[client.Object](t, role, project, user)
 	waitReady(t, role)
 	waitReady(t, project)
 	waitReady(t, user)
