@@ -45,8 +45,9 @@ const installationID = "e2e-installation"
 
 // defaultParallel is how many tests that call t.Parallel run at once when go test is given no
 // -parallel. They spend their time waiting for controllers and services, not on the CPU, so go
-// test's default (GOMAXPROCS) would run them nearly one by one on a small machine; many more
-// than 16 at once only queue on Keystone's single worker (32 took longer than 16 on 2 cores).
+// test's default (GOMAXPROCS) would run them nearly one by one on a small machine. More at once
+// did not help on 2 cores (32 took about as long, 64 longer): they queue on Keystone's single
+// worker.
 //
 // A test stays serial (no t.Parallel, with a comment saying why) when it counts the provider's
 // requests beyond its own objects (counter.snapshot at steady state) or per poll, injects
