@@ -73,10 +73,11 @@ stop_pidfile() {
 # Go lives in /usr/local/go on these machines; a non-login shell may not have it in PATH.
 command -v go >/dev/null 2>&1 || PATH=$PATH:/usr/local/go/bin
 
-# existing_patterns PATTERN...: the ./dir/... patterns whose directory exists (go test fails on
-# a pattern whose directory is missing, e.g. ./test/... before the first e2e test lands).
-existing_patterns() {
-  local p
-  for p in "$@"; do [[ -d "${p%%/...}" ]] && echo "$p"; done
+# e2e_packages DIR...: ./-relative directories below DIR... holding a test file with the e2e build
+# tag, once each.
+e2e_packages() {
+  local d
+  for d in "$@"; do [[ -d $d ]] && grep -rl --include='*_test.go' '^//go:build e2e' "$d"; done | xargs -r -n1 dirname | sort -u | sed 's|^|./|'
   return 0
 }
+

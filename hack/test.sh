@@ -24,14 +24,15 @@ log "function-identity-platform and cluster/image: vet and unit tests"
 (cd cluster/image && go vet ./...)
 # --- end of Compositions and packages ----------------------------------------------------------
 
-mapfile -t e2e < <(existing_patterns ./test/... ./internal/...)
+# Only the packages with e2e-tagged files: the others' tests already ran as unit tests above.
+mapfile -t e2e < <(e2e_packages test internal)
 if ((${#e2e[@]})); then
   log "end-to-end tests: ${e2e[*]}"
   # hack/with-services.sh also starts the authentik API server (./cluster/authentik-apiserver)
   # and exports AUTHENTIK_URL and AUTHENTIK_TOKEN.
   "$ROOT/hack/with-services.sh" go test -tags e2e -count=1 -timeout 45m "${e2e[@]}"
 else
-  log "no ./test or ./internal packages yet: no end-to-end tests to run"
+  log "no e2e-tagged tests under ./test or ./internal yet: no end-to-end tests to run"
 fi
 
 # --- Compositions and packages: end to end ------------------------------------------------------
