@@ -18,7 +18,8 @@ LOGS=$STATE_DIR/logs
 TLS=$STATE_DIR/tls
 CORE_PID=$STATE_DIR/crossplane-core.pid
 FUNCTIONS=(function-patch-and-transform function-identity-platform)
-export KUBECONFIG=${KUBECONFIG:-$STATE_DIR/kubeconfig}
+# Always the dev control plane: never a cluster an exported KUBECONFIG may point at.
+export KUBECONFIG=$STATE_DIR/kubeconfig
 
 # make_tls: a CA, a server certificate for 127.0.0.1/localhost (the functions and the webhook)
 # and a client certificate (Crossplane towards the functions), valid for 30 days.
