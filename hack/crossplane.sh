@@ -7,7 +7,9 @@
 #   - `crossplane core start` with its usage webhook served on 127.0.0.1: the webhook
 #     configuration points the kube-apiserver at that URL, so ClusterUsage/Usage really block
 #     deletions (a Tenant with ServiceClaims, a team namespace before its external objects);
-#   - the XRDs and Compositions of cluster/configuration, Established and ready for Claims.
+#   - the XRDs and Compositions of cluster/configuration, Established and ready for Claims;
+#   - unless ARGOCD_STANDIN=0, hack/argocd-standin.sh: ArgoCD does not run here, so something
+#     must release the resources finalizer of a deleted Application (nothing was deployed).
 # `stop` stops what `start` started, by PID. Idempotent: `start` again restarts the processes.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -17,6 +19,7 @@ BIN_DIR=${BIN_DIR:-$ROOT/_output/bin}
 LOGS=$STATE_DIR/logs
 TLS=$STATE_DIR/tls
 CORE_PID=$STATE_DIR/crossplane-core.pid
+STANDIN_PID=$STATE_DIR/argocd-standin.pid
 FUNCTIONS=(function-patch-and-transform function-identity-platform)
 # Always the dev control plane: never a cluster an exported KUBECONFIG may point at.
 export KUBECONFIG=$STATE_DIR/kubeconfig
@@ -118,10 +121,17 @@ start() {
   kubectl wait --timeout=120s --for=condition=Established xrd --all >/dev/null \
     || die_log "the platform XRDs are not Established" "$LOGS/crossplane.log"
   for d in cluster/configuration/*/; do kubectl apply -f "$d/composition.yaml" >/dev/null; done
+
+  stop_pidfile "$STANDIN_PID"
+  if [[ ${ARGOCD_STANDIN:-1} != 0 ]]; then
+    setsid "$ROOT/hack/argocd-standin.sh" >"$LOGS/argocd-standin.log" 2>&1 </dev/null &
+    echo $! >"$STANDIN_PID"
+  fi
   log "Crossplane core (pid $(<"$CORE_PID")), functions and the platform Configuration are up"
 }
 
 stop() {
+  stop_pidfile "$STANDIN_PID"
   stop_pidfile "$CORE_PID"
   local fn
   for fn in "${FUNCTIONS[@]}"; do stop_pidfile "$STATE_DIR/$fn.pid"; done

@@ -55,7 +55,7 @@ wait_cond() {
 }
 
 log "dev environment (control plane, Keystone, slapd, authentik, provider, Crossplane)"
-DEV_EXAMPLES=0 "$ROOT/hack/dev.sh" up >"$LOGS/dev.log" 2>&1 || { tail -n 30 "$LOGS/dev.log" >&2; exit 1; }
+DEV_EXAMPLES=0 ARGOCD_STANDIN=0 "$ROOT/hack/dev.sh" up >"$LOGS/dev.log" 2>&1 || { tail -n 30 "$LOGS/dev.log" >&2; exit 1; }
 export KUBECONFIG=$STATE_DIR/kubeconfig
 PATH=$("$ROOT/hack/build-k8s.sh"):$PATH
 export PATH
