@@ -11,7 +11,8 @@
 #      finalizer, authentik OAuth2 provider and application, client Secret in the team
 #      namespace);
 #   3. a second ServiceClaim for the same Tenant converges;
-#   4-6. LDAP and OIDC KeystoneIdentityBackends and an AuthentikFederation converge;
+#   4-6. LDAP and OIDC KeystoneIdentityBackends and an AuthentikFederation converge (Keystone
+#      lists the LDAP directory's users in the LDAP domain);
 #   7. deleting the Tenant while ServiceClaims use it is refused;
 #   8. deleting a ServiceClaim waits for its Application (here the test plays ArgoCD and drops
 #      its finalizer), then its SSO objects and Secret are gone;
@@ -166,7 +167,10 @@ for c in DomainReady=DomainProvisioned ConfigProjected=ConfigProjected; do
 done
 domain_id=$(kubectl -n platform-e2e get keystoneidentitybackend corp-ldap -o jsonpath='{.status.domainID}')
 [[ -n $domain_id ]] || fail "corp-ldap reports no status.domainID"
-log "   corp-ldap Ready: DomainReady/DomainProvisioned, ConfigProjected, domain $domain_id ($((SECONDS - t0)) s)"
+# Keystone lists the directory's users in that domain (hack/slapd.sh: LDAP_USERS).
+users=$(hack/identity-snapshot.py --users-of "$domain_id" | paste -sd, -) || fail "cannot list the users of domain $domain_id"
+[[ $users == "$LDAP_USERS" ]] || fail "Keystone lists users [$users] in domain $domain_id, want the directory's [$LDAP_USERS]"
+log "   corp-ldap Ready: DomainReady/DomainProvisioned, ConfigProjected, domain $domain_id listing users $users ($((SECONDS - t0)) s)"
 
 # reasons KIND/NAME TYPE=REASON...: each condition has the reason.
 reasons() {

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """hack/identity-snapshot.py — prints what Keystone and the authentik API server hold, one sorted
 line per object ("<system> <collection> <id> <name>"), so that two snapshots taken before and
-after a test can be compared with diff. Reads KEYSTONE_URL, KEYSTONE_ADMIN_* (hack/keystone.sh)
+after a test can be compared with diff. `hack/identity-snapshot.py --users-of DOMAIN_ID` prints
+the names of the users Keystone lists in that domain instead (e.g. an LDAP domain's). Reads KEYSTONE_URL, KEYSTONE_ADMIN_* (hack/keystone.sh)
 and AUTHENTIK_URL, AUTHENTIK_TOKEN (hack/authentik.sh) from the environment."""
 
 import json
@@ -74,7 +75,17 @@ def authentik_lines():
             page = body["pagination"]["next"]
 
 
+def domain_users(domain_id):
+    headers = {"X-Auth-Token": keystone_token()}
+    _, body = request(f"{os.environ['KEYSTONE_URL']}/users?domain_id={domain_id}", headers)
+    return sorted(u["name"] for u in body["users"])
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--users-of":
+        for name in domain_users(sys.argv[2]):
+            print(name)
+        return
     for line in sorted(list(keystone_lines()) + list(authentik_lines())):
         print(line)
 
