@@ -257,7 +257,9 @@ wait_until 60 test "$(kubectl get tenant payments -o jsonpath='{.metadata.labels
 if out=$(kubectl delete tenant payments --wait=false 2>&1); then
   fail "deleting Tenant payments with two ServiceClaims was accepted: $out"
 fi
-[[ $out == *in-use* && $out == *payments-web* ]] || fail "the refusal does not say what uses the Tenant: $out"
+# The refusal counts the usages and names one of them (either claim's, in no fixed order).
+[[ $out == *"in-use by 2 usage(s)"* && $out == *"by resource Application/payments-"* ]] \
+  || fail "the refusal does not say what uses the Tenant: $out"
 kubectl get tenant payments -o jsonpath='{.metadata.deletionTimestamp}' | grep -q . && fail "Tenant payments is being deleted"
 log "   refused: ${out##*denied the request: }"
 
