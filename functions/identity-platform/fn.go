@@ -140,15 +140,18 @@ type state struct {
 	rsp      *fnv1.RunFunctionResponse
 }
 
-// waiting marks the XR not Ready and asks Crossplane to run the pipeline again after recheck
-// instead of the default TTL. Crossplane does not watch a Tenant on a ServiceClaim's behalf,
-// and its realtime watch of composed resources sheds events while its circuit breaker is open
-// (a composite with a dozen resources being created trips it): without a short TTL, a wait
-// could outlast what it waits for by a minute.
+// waiting marks the XR not Ready whatever its composed resources say, and rechecks soon.
 func (s *state) waiting() {
 	s.dxr.Ready = resource.ReadyFalse
-	s.rsp.Meta.Ttl = durationpb.New(recheck)
+	s.recheckSoon()
 }
+
+// recheckSoon asks Crossplane to run the pipeline again after recheck instead of the default
+// TTL. Crossplane does not watch a Tenant on a ServiceClaim's behalf, and its realtime watch of
+// composed resources sheds events while its circuit breaker is open (a composite with a dozen
+// resources being created trips it): without a short TTL, a wait could outlast what it waits
+// for by a minute.
+func (s *state) recheckSoon() { s.rsp.Meta.Ttl = durationpb.New(recheck) }
 
 // resourceState is what the function knows about one composed resource.
 type resourceState struct {
@@ -220,7 +223,7 @@ func (s *state) conditionRule(r v1beta1.ConditionRule) {
 		response.ConditionTrue(s.rsp, r.Type, trueReason).TargetCompositeAndClaim()
 		return
 	}
-	s.rsp.Meta.Ttl = durationpb.New(recheck)
+	s.recheckSoon()
 	response.ConditionFalse(s.rsp, r.Type, falseReason).
 		WithMessage("waiting for " + strings.Join(pending, ", ") + " to become Ready").
 		TargetCompositeAndClaim()
