@@ -7,6 +7,8 @@ package adoption
 import (
 	"context"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
@@ -25,6 +27,7 @@ const (
 	errPersistName  = "cannot record the external name"
 	errNoObserved   = "refusing to write: the external object was not observed in this reconcile"
 	errNotOurs      = "refusing to delete %s %q (ID %s): it is not owned or adopted by this resource"
+	errDependents   = "cannot find out what deleting %s %q (ID %s) would delete with it"
 	reasonAdopted   = event.Reason("AdoptedExternalResource")
 	reasonConflict  = event.Reason("AdoptionRequired")
 	reasonRecovered = event.Reason("RecoveredExternalResource")
@@ -78,6 +81,7 @@ type External[MR resource.LegacyManaged, O any] struct {
 	installation string
 	annotations  managed.CriticalAnnotationUpdater
 	recorder     event.Recorder
+	owners       Owners
 
 	observed *O
 	verdict  verdict
@@ -95,6 +99,9 @@ type Config[MR resource.LegacyManaged] struct {
 	Annotations managed.CriticalAnnotationUpdater
 	// Recorder receives adoption events.
 	Recorder event.Recorder
+	// Owners finds the resources behind the objects a delete would take with it (kinds whose
+	// driver is a Cascader); without it those objects are described by their markers alone.
+	Owners Owners
 }
 
 // NewExternal returns an External for one reconcile.
@@ -103,7 +110,7 @@ func NewExternal[MR resource.LegacyManaged, O any](d Driver[MR, O], c Config[MR]
 	if r == nil {
 		r = event.NewNopRecorder()
 	}
-	return &External[MR, O]{driver: d, policy: c.Policy, groupKind: c.GroupKind, installation: c.Installation, annotations: c.Annotations, recorder: r}
+	return &External[MR, O]{driver: d, policy: c.Policy, groupKind: c.GroupKind, installation: c.Installation, annotations: c.Annotations, recorder: r, owners: c.Owners}
 }
 
 func (e *External[MR, O]) self(mg MR, origin provenance.Origin) provenance.Marker {
@@ -266,7 +273,37 @@ func (e *External[MR, O]) Delete(ctx context.Context, mg MR) (managed.ExternalDe
 		d := e.driver.Describe(*e.observed)
 		return managed.ExternalDelete{}, errors.Errorf(errNotOurs, d.Type, d.Key, d.ID)
 	}
+	if err := e.checkDependents(ctx, mg); err != nil {
+		return managed.ExternalDelete{}, err
+	}
 	return managed.ExternalDelete{}, e.driver.Delete(ctx, mg, *e.observed)
+}
+
+// checkDependents refuses a delete that would take other objects with it (see cascade.go),
+// recording why in the DeletionBlocked condition.
+func (e *External[MR, O]) checkDependents(ctx context.Context, mg MR) error {
+	c, ok := e.driver.(Cascader[MR, O])
+	if !ok {
+		return nil
+	}
+	d := e.driver.Describe(*e.observed)
+	deps, err := c.Dependents(ctx, mg, *e.observed)
+	if err != nil {
+		return errors.Wrapf(err, errDependents, d.Type, d.Key, d.ID)
+	}
+	if len(deps) == 0 {
+		if mg.GetCondition(TypeDeletionBlocked).Status == corev1.ConditionTrue {
+			mg.SetConditions(xpv2.Condition{Type: TypeDeletionBlocked, Status: corev1.ConditionFalse, Reason: reasonNothingInTheWay})
+		}
+		return nil
+	}
+	judged, err := judge(ctx, e.owners, e.installation, deps)
+	if err != nil {
+		return err
+	}
+	be := &DeletionBlockedError{Object: d, dependents: judged}
+	mg.SetConditions(be.Condition())
+	return be
 }
 
 // AnnotationMarker holds, on the managed resource, the marker of an external object whose kind

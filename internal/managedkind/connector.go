@@ -30,6 +30,8 @@ type Connector[MR resource.LegacyManaged, C any, O any] struct {
 	NewDriver func(c C) adoption.Driver[MR, O]
 	// Policy reads the resource's adoption policy.
 	Policy adoption.Policy[MR]
+	// Owners finds the resources behind objects that a delete would take with it.
+	Owners adoption.Owners
 }
 
 // NewConnector returns a Connector with the usage tracker and recorder wired.
@@ -62,5 +64,6 @@ func (c *Connector[MR, C, O]) Connect(ctx context.Context, mg MR) (managed.Typed
 		Policy:       c.Policy,
 		Annotations:  managed.NewRetryingCriticalAnnotationUpdater(NewPolicyAwareWriter(c.Kube)),
 		Recorder:     c.Recorder,
+		Owners:       c.Owners,
 	}), nil
 }

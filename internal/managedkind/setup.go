@@ -31,6 +31,7 @@ func SetupKind[MR resource.LegacyManaged, C any, O any](mgr ctrl.Manager, o Opti
 	gk := gvk.GroupKind().String()
 	rec := event.NewAPIRecorder(mgr.GetEventRecorderFor(managed.ControllerName(gk)))
 	c := NewConnector(mgr.GetClient(), rec, o, sys, gk, clientFor, newDriver, policy)
+	c.Owners = Owners{Kube: mgr.GetClient(), Scheme: mgr.GetScheme()}
 	return Setup(mgr, o, gvk, obj, c, extra...)
 }
 
@@ -85,6 +86,9 @@ func Setup[MR resource.LegacyManaged](mgr ctrl.Manager, o Options, gvk schema.Gr
 		}
 	}
 	opts = append(opts, extra...)
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), obj, IndexExternalName, externalNameIndex); err != nil {
+		return errors.Wrapf(err, "cannot index %s by external name", gvk.Kind)
+	}
 	// The reconciler writes through a PolicyAwareWriter: without LateInitialize, its updates of
 	// the resource (finalizer, annotations) must not persist resolved references or defaults.
 	r := managed.NewReconciler(writerManager{Manager: mgr, writer: NewPolicyAwareWriter(mgr.GetClient())}, resource.ManagedKind(gvk), opts...)

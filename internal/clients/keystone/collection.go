@@ -35,8 +35,11 @@ func (c Collection[T]) Get(ctx context.Context, sc *gophercloud.ServiceClient, i
 	return out[c.Singular], err
 }
 
-// List reads every page of a filtered list. Keystone pages only when list_limit is set; the
-// loop follows links.next until there is none, and stops at the first failed page.
+// List reads every page of a filtered list. Keystone pages (marker and limit) only in newer
+// releases; the loop follows links.next until there is none, and stops at the first failed
+// page. A list that Keystone cut short under its list_limit (`"truncated": true` with no next
+// page) returns what it holds and a *TruncatedError: a lookup or a deletion check must never
+// decide from a list it cannot see whole.
 func (c Collection[T]) List(ctx context.Context, sc *gophercloud.ServiceClient, q url.Values) ([]T, error) {
 	next := sc.ServiceURL(c.Path)
 	if len(q) > 0 {
@@ -58,9 +61,33 @@ func (c Collection[T]) List(ctx context.Context, sc *gophercloud.ServiceClient, 
 			Next string `json:"next"`
 		}
 		_ = page["links"].decode(&links)
+		var truncated bool
+		_ = page["truncated"].decode(&truncated)
+		if truncated && links.Next == "" {
+			return all, &TruncatedError{Plural: c.Plural, Got: len(all)}
+		}
 		next = links.Next
 	}
 	return all, nil
+}
+
+// A TruncatedError is a list that Keystone cut short at its list_limit.
+type TruncatedError struct {
+	// Plural names the collection, e.g. "projects".
+	Plural string
+	// Got is how many entries Keystone returned.
+	Got int
+}
+
+func (e *TruncatedError) Error() string {
+	return "Keystone truncated the list of " + e.Plural + " after " + itoa(e.Got) + " entries (its list_limit), so the list is " +
+		"incomplete and nothing was decided from it: raise list_limit in keystone.conf ([DEFAULT] or its section)"
+}
+
+// IsTruncated reports whether err is a list that Keystone cut short.
+func IsTruncated(err error) bool {
+	var t *TruncatedError
+	return errors.As(err, &t)
 }
 
 // Create posts a new object and returns it as Keystone stored it.

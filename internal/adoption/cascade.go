@@ -1,0 +1,188 @@
+package adoption
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+)
+
+// A Dependent is an object that the external system deletes (or detaches) together with
+// another: a project inside a domain, an assignment of a role. The engine refuses a delete that
+// would take a dependent with it, whoever it belongs to; what it says about each one depends on
+// who that is.
+type Dependent struct {
+	// Description names the object; its Marker is the one the object carries (nil if none).
+	Description
+	// Kind is the group-qualified managed kind that would manage the object, for example
+	// RoleAssignment.keystone.identity.crossplane.io. With ExternalName it finds the resource
+	// of a markerless kind that manages the object; empty when no kind of ours does.
+	Kind string
+	// ExternalName is the external name such a resource has: the object's ID, or its key for
+	// role assignments.
+	ExternalName string
+}
+
+// A Cascader is a Driver whose deletes take other objects with them. Dependents lists them,
+// reading only what a delete is about to need; the engine calls it right before Delete and
+// deletes only when the list is empty.
+type Cascader[MR any, O any] interface {
+	Dependents(ctx context.Context, mg MR, o O) ([]Dependent, error)
+}
+
+// OwnerState is what an Owners lookup knows about the managed resource behind a dependent.
+type OwnerState struct {
+	// Resource is the resource as Kind.group/name; empty when no resource of this installation
+	// manages the object.
+	Resource string
+	// Deleting is true when that resource is being deleted and will delete its object.
+	Deleting bool
+	// Keeps is true when that resource exists but will not delete its object (deletionPolicy
+	// Orphan, or management policies without Delete).
+	Keeps bool
+}
+
+// Owners finds the managed resources of this installation behind dependents.
+type Owners interface {
+	// ByMarker reports on the resource a marker of this installation names (Kind.group/name).
+	ByMarker(ctx context.Context, resource string) (OwnerState, error)
+	// ByExternalName reports on the resource of the given kind whose external name is name.
+	ByExternalName(ctx context.Context, kind, name string) (OwnerState, error)
+}
+
+// The DeletionBlocked condition. The reconciler owns Ready (Deleting) and Synced (ReconcileError,
+// with this message) while a delete fails, so the reason lives on a condition of its own.
+const (
+	// TypeDeletionBlocked is true while a deletion waits because the external system would
+	// delete other objects with the resource's object.
+	TypeDeletionBlocked xpv2.ConditionType = "DeletionBlocked"
+	// ReasonForeignDependents: at least one of those objects is not being deleted by us.
+	ReasonForeignDependents xpv2.ConditionReason = "ObjectsInTheWay"
+	// ReasonDependentsDeleting: every one of them is being deleted by its own resource.
+	ReasonDependentsDeleting xpv2.ConditionReason = "WaitingForDependents"
+
+	reasonNothingInTheWay xpv2.ConditionReason = "NothingInTheWay"
+)
+
+// shownDependents is how many dependents a message names; the rest are counted.
+const shownDependents = 5
+
+// A judgedDependent is a dependent with what the engine found out about its owner.
+type judgedDependent struct {
+	Dependent
+	why     string
+	waiting bool
+}
+
+// A DeletionBlockedError explains why an object was not deleted: the external system would
+// have deleted others with it.
+type DeletionBlockedError struct {
+	// Object is the object that was not deleted.
+	Object Description
+	// dependents are what deleting it would have taken along.
+	dependents []judgedDependent
+}
+
+// Waiting is true when every dependent is being deleted by its own resource: the deletion goes
+// ahead as soon as they are gone.
+func (e *DeletionBlockedError) Waiting() bool {
+	for _, d := range e.dependents {
+		if !d.waiting {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *DeletionBlockedError) Error() string {
+	o := e.Object
+	what := fmt.Sprintf("%s %q (ID %s)", o.Type, o.Key, o.ID)
+	list := describeDependents(e.dependents)
+	if e.Waiting() {
+		return fmt.Sprintf("%s is not deleted yet: deleting it would also delete %s, which their own resources are deleting; "+
+			"the deletion goes ahead by itself once they are gone", what, list)
+	}
+	return fmt.Sprintf("%s was not deleted: the deletion would also delete %s. Remove those objects, or let their resources "+
+		"delete them, and this deletion goes ahead by itself; or delete this resource with spec.deletionPolicy: Orphan "+
+		"to keep %s", what, list, o.Type)
+}
+
+// Condition is the DeletionBlocked condition for the error.
+func (e *DeletionBlockedError) Condition() xpv2.Condition {
+	c := xpv2.Condition{Type: TypeDeletionBlocked, Status: corev1.ConditionTrue, Reason: ReasonForeignDependents, Message: e.Error()}
+	if e.Waiting() {
+		c.Reason = ReasonDependentsDeleting
+	}
+	return c
+}
+
+// describeDependents names the first few dependents and counts the rest.
+func describeDependents(ds []judgedDependent) string {
+	n := len(ds)
+	parts := make([]string, 0, shownDependents+1)
+	for i, d := range ds {
+		if i == shownDependents {
+			parts = append(parts, fmt.Sprintf("and %d more", n-shownDependents))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %q (ID %s, %s)", d.Type, d.Key, d.ID, d.why))
+	}
+	noun := "object"
+	if n != 1 {
+		noun = "objects"
+	}
+	return fmt.Sprintf("%d %s: %s", n, noun, strings.Join(parts, "; "))
+}
+
+// judge finds out who each dependent belongs to, for the message and for whether the deletion
+// is only waiting.
+func judge(ctx context.Context, owners Owners, installation string, ds []Dependent) ([]judgedDependent, error) {
+	out := make([]judgedDependent, 0, len(ds))
+	for _, d := range ds {
+		j := judgedDependent{Dependent: d}
+		st, err := ownerOf(ctx, owners, installation, d)
+		if err != nil {
+			return nil, err
+		}
+		m := d.Marker
+		switch {
+		case m != nil && m.Installation != installation:
+			j.why = fmt.Sprintf("managed by another installation %q", m.Installation)
+		case st.Resource == "" && m != nil:
+			j.why = fmt.Sprintf("left behind by %s of this installation, which no longer exists", m.Resource)
+		case st.Resource == "":
+			j.why = "not created or adopted by this installation"
+		case st.Deleting:
+			j.why, j.waiting = "being deleted by "+st.Resource, true
+		case st.Keeps:
+			j.why = st.Resource + " keeps it (deletionPolicy Orphan or no Delete management policy)"
+		default:
+			j.why = "still managed by " + st.Resource
+		}
+		out = append(out, j)
+	}
+	return out, nil
+}
+
+// ownerOf looks up the resource of this installation behind a dependent, by its marker or, for
+// markerless kinds, by its external name.
+func ownerOf(ctx context.Context, owners Owners, installation string, d Dependent) (OwnerState, error) {
+	if owners == nil {
+		return OwnerState{}, nil
+	}
+	var st OwnerState
+	var err error
+	switch {
+	case d.Marker != nil && d.Marker.Installation == installation:
+		st, err = owners.ByMarker(ctx, d.Marker.Resource)
+	case d.Marker == nil && d.Kind != "" && d.ExternalName != "":
+		st, err = owners.ByExternalName(ctx, d.Kind, d.ExternalName)
+	default:
+		return OwnerState{}, nil
+	}
+	return st, errors.Wrapf(err, "cannot look up the resource that manages %s %q (ID %s)", d.Type, d.Key, d.ID)
+}

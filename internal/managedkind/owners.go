@@ -1,0 +1,103 @@
+package managedkind
+
+import (
+	"context"
+	"strings"
+
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+)
+
+// IndexExternalName indexes every managed kind by its external name, so that the resource
+// managing a markerless object (a role assignment, whose key is its external name) is found
+// without listing the kind.
+const IndexExternalName = "identity.crossplane.io/external-name"
+
+func externalNameIndex(o client.Object) []string {
+	if n := meta.GetExternalName(o); n != "" {
+		return []string{n}
+	}
+	return nil
+}
+
+// Owners implements adoption.Owners over the manager's cache: the resources it asks about are
+// of this provider's kinds, which the manager watches anyway.
+type Owners struct {
+	Kube   client.Reader
+	Scheme *runtime.Scheme
+}
+
+// ByMarker reports on the resource a marker names, as Kind.group/name.
+func (o Owners) ByMarker(ctx context.Context, res string) (adoption.OwnerState, error) {
+	kind, name, ok := strings.Cut(res, "/")
+	if !ok {
+		return adoption.OwnerState{}, nil
+	}
+	mg, ok := o.newObject(kind, "").(resource.Managed)
+	if !ok {
+		return adoption.OwnerState{}, nil
+	}
+	if err := o.Kube.Get(ctx, types.NamespacedName{Name: name}, mg); err != nil {
+		if kerrors.IsNotFound(err) {
+			return adoption.OwnerState{}, nil
+		}
+		return adoption.OwnerState{}, err
+	}
+	return stateOf(res, mg), nil
+}
+
+// ByExternalName reports on the resource of a kind whose external name is name.
+func (o Owners) ByExternalName(ctx context.Context, kind, name string) (adoption.OwnerState, error) {
+	list, ok := o.newObject(kind, "List").(resource.ManagedList)
+	if !ok {
+		return adoption.OwnerState{}, nil
+	}
+	if err := o.Kube.List(ctx, list, client.MatchingFields{IndexExternalName: name}); err != nil {
+		return adoption.OwnerState{}, err
+	}
+	for _, mg := range list.GetItems() {
+		if meta.GetExternalName(mg) == name {
+			return stateOf(kind+"/"+mg.GetName(), mg), nil
+		}
+	}
+	return adoption.OwnerState{}, nil
+}
+
+// newObject returns a new object of a group-qualified kind (Kind.group) of the scheme, with
+// suffix appended to the kind ("List" for its list), or nil for a kind the scheme lacks.
+func (o Owners) newObject(groupKind, suffix string) runtime.Object {
+	gk := schema.ParseGroupKind(groupKind)
+	for gvk := range o.Scheme.AllKnownTypes() {
+		if gvk.Group == gk.Group && gvk.Kind == gk.Kind+suffix {
+			if obj, err := o.Scheme.New(gvk); err == nil {
+				return obj
+			}
+		}
+	}
+	return nil
+}
+
+// stateOf tells whether a resource is deleting its object or keeping it.
+func stateOf(res string, mg resource.Managed) adoption.OwnerState {
+	st := adoption.OwnerState{Resource: res}
+	if l, ok := mg.(resource.LegacyManaged); ok {
+		if !managed.NewLegacyManagementPoliciesResolver(true, mg.GetManagementPolicies(), l.GetDeletionPolicy()).ShouldDelete() {
+			st.Keeps = true
+			return st
+		}
+	} else if !managed.NewManagementPoliciesResolver(true, mg.GetManagementPolicies()).ShouldDelete() {
+		st.Keeps = true
+		return st
+	}
+	st.Deleting = meta.WasDeleted(mg)
+	return st
+}
