@@ -196,6 +196,11 @@ func (e *External[MR, O]) bind(ctx context.Context, mg MR, d Description, v verd
 	// create's result was lost: worth telling the user.
 	recovered := meta.GetExternalName(mg) == "" && !v.Stamp && v.Provenance != identityv1alpha1.Observed
 	meta.SetExternalName(mg, d.ID)
+	if recovered && d.Markerless {
+		// The proof that a markerless object is ours ("create incomplete", see annotatedMarker)
+		// lasts only until its ID is recorded; from then on the annotation must prove it.
+		meta.AddAnnotations(mg, map[string]string{AnnotationMarker: d.Marker.Encode()})
+	}
 	if e.annotations != nil {
 		if err := e.annotations.UpdateCriticalAnnotations(ctx, mg); err != nil {
 			return errors.Wrap(err, errPersistName)

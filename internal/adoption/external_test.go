@@ -336,3 +336,57 @@ func TestMarkerlessAdoptionKeepsObservedStatus(t *testing.T) {
 		t.Errorf("after adopting a markerless object: -want, +got:\n%s", diff)
 	}
 }
+
+// storedAnnotations persists like the API server: it keeps the annotations of the last update,
+// which is all a later reconcile reads back.
+type storedAnnotations struct{ stored map[string]string }
+
+func (s *storedAnnotations) UpdateCriticalAnnotations(_ context.Context, o client.Object) error {
+	s.stored = map[string]string{}
+	for k, v := range o.GetAnnotations() {
+		s.stored[k] = v
+	}
+	return nil
+}
+
+// A create whose result was lost is recovered by natural key under the "create incomplete"
+// proof. That proof lasts only until the external name is recorded, so the marker must be
+// recorded with it: the next reconcile, which reads the object by its external name, must still
+// find it ours, and deleting the resource must delete it.
+func TestMarkerlessLostCreateStaysOurs(t *testing.T) {
+	d := &fakeDriver{byKey: []obj{{ID: "1", Key: "a", Markerless: true}}, byID: map[string]obj{"1": {ID: "1", Key: "a", Markerless: true}}}
+	store := &storedAnnotations{}
+	newExternal := func() *External[*v1alpha1.Domain, obj] {
+		return NewExternal(d, Config[*v1alpha1.Domain]{
+			GroupKind: groupKind, Installation: "here", Annotations: store,
+			Policy: func(mg *v1alpha1.Domain) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
+		})
+	}
+	first := newMR(func(mg *v1alpha1.Domain) { meta.SetExternalCreatePending(mg, time.Now()) })
+	if _, err := newExternal().Observe(context.Background(), first); err != nil {
+		t.Fatalf("first reconcile: Observe(): %v", err)
+	}
+
+	// The next reconcile reads the resource as it was persisted; the create is still
+	// incomplete as far as the reconciler knows (Observe found the object, so it never created).
+	second := newMR(func(mg *v1alpha1.Domain) { mg.SetAnnotations(store.stored) })
+	e := newExternal()
+	obs, err := e.Observe(context.Background(), second)
+	if err != nil {
+		t.Fatalf("second reconcile: Observe(): %v", err)
+	}
+	type state struct {
+		Exists     bool
+		Name       string
+		Provenance identityv1alpha1.Provenance
+		Marker     string
+	}
+	want := state{Exists: true, Name: "1", Provenance: identityv1alpha1.Owned, Marker: ours(provenance.OriginCreated).Encode()}
+	got := state{obs.ResourceExists, meta.GetExternalName(second), second.Status.AtProvider.Provenance, store.stored[AnnotationMarker]}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("second reconcile after a recovered create: -want, +got:\n%s", diff)
+	}
+	if _, err := e.Delete(context.Background(), second); err != nil || !d.deleted {
+		t.Errorf("Delete of the recovered object: err %v, deleted %v", err, d.deleted)
+	}
+}
