@@ -28,6 +28,7 @@ const (
 	errNoObserved   = "refusing to write: the external object was not observed in this reconcile"
 	errNotOurs      = "refusing to delete %s %q (ID %s): it is not owned or adopted by this resource"
 	errDependents   = "cannot find out what deleting %s %q (ID %s) would delete with it"
+	errOwner        = "cannot find out whether another resource manages %s %q (ID %s)"
 	reasonAdopted   = event.Reason("AdoptedExternalResource")
 	reasonConflict  = event.Reason("AdoptionRequired")
 	reasonRecovered = event.Reason("RecoveredExternalResource")
@@ -130,7 +131,9 @@ func (e *External[MR, O]) Observe(ctx context.Context, mg MR) (managed.ExternalO
 	}
 	d := e.driver.Describe(*o)
 	if d.Markerless {
-		d.Marker = e.annotatedMarker(mg, d.ID)
+		if d.Marker, err = e.markerlessMarker(ctx, mg, d); err != nil {
+			return managed.ExternalObservation{}, err
+		}
 	}
 	v, err := decide(request{Self: e.self(mg, ""), Policy: e.policy(mg), ObserveOnly: observeOnly(mg)}, d)
 	if err != nil {
@@ -332,6 +335,30 @@ func (e *External[MR, O]) annotatedMarker(mg MR, id string) *provenance.Marker {
 		return &m
 	}
 	return nil
+}
+
+// markerlessMarker returns the marker that stands for a markerless object: this resource's
+// annotation when it proves the object ours, else a marker naming another resource of this
+// installation that has recorded the object's ID as its external name (its annotation, not the
+// object, carries its marker), so that decide refuses it as ADR 0001's "this installation's
+// marker for another resource", even under AdoptExisting.
+func (e *External[MR, O]) markerlessMarker(ctx context.Context, mg MR, d Description) (*provenance.Marker, error) {
+	m := e.annotatedMarker(mg, d.ID)
+	if e.owners == nil || observeOnly(mg) || (m != nil && meta.GetExternalName(mg) == d.ID) {
+		// Observe-only resources never conflict; an object this resource recorded and marked
+		// needs no lookup, which keeps the steady state free of it.
+		return m, nil
+	}
+	st, err := e.owners.ByExternalName(ctx, e.groupKind, d.ID)
+	if err != nil {
+		return nil, errors.Wrapf(err, errOwner, d.Type, d.Key, d.ID)
+	}
+	if st.Resource == "" || st.Resource == provenance.ResourceName(e.groupKind, mg.GetName()) {
+		return m, nil
+	}
+	// Another resource's record beats an interrupted create of this one: both PUT the same
+	// object, and only the other one has recorded it.
+	return &provenance.Marker{Installation: e.installation, Resource: st.Resource, Origin: provenance.OriginCreated}, nil
 }
 
 // annotate records a markerless kind's marker on the resource and persists it at once.

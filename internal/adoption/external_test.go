@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -388,5 +389,112 @@ func TestMarkerlessLostCreateStaysOurs(t *testing.T) {
 	}
 	if _, err := e.Delete(context.Background(), second); err != nil || !d.deleted {
 		t.Errorf("Delete of the recovered object: err %v, deleted %v", err, d.deleted)
+	}
+}
+
+// fakeOwners answers ByExternalName from a map of external name to resource.
+type fakeOwners struct {
+	byName map[string]string
+	err    error
+	calls  int
+}
+
+func (f *fakeOwners) ByMarker(context.Context, string) (OwnerState, error) { return OwnerState{}, nil }
+func (f *fakeOwners) ByExternalName(_ context.Context, kind, name string) (OwnerState, error) {
+	f.calls++
+	if kind != groupKind {
+		return OwnerState{}, errors.New("asked about kind " + kind)
+	}
+	return OwnerState{Resource: f.byName[name]}, f.err
+}
+
+// A markerless object keeps its marker on the resource that manages it, so a second resource of
+// this installation finding it by natural key sees no marker: it must ask which resource has
+// recorded the object as its external name, and refuse (naming it) even under AdoptExisting.
+func TestMarkerlessObjectOfAnotherResource(t *testing.T) {
+	other := groupKind + "/b"
+	errBoom := errors.New("boom")
+	type want struct {
+		ConflictWith string
+		Err          error
+		Provenance   identityv1alpha1.Provenance
+		Lookups      int
+	}
+	cases := map[string]struct {
+		mg     *v1alpha1.Domain
+		owners *fakeOwners
+		want   want
+	}{
+		"OtherResourceUnderAdoptExisting": {
+			mg:     newMR(withPolicy(identityv1alpha1.AdoptExisting)),
+			owners: &fakeOwners{byName: map[string]string{"1": other}},
+			want:   want{ConflictWith: other, Lookups: 1},
+		},
+		"OtherResourceUnderFailOnConflict": {
+			mg:     newMR(),
+			owners: &fakeOwners{byName: map[string]string{"1": other}},
+			want:   want{ConflictWith: other, Lookups: 1},
+		},
+		"OtherResourceBeatsAnIncompleteCreate": {
+			mg:     newMR(func(mg *v1alpha1.Domain) { meta.SetExternalCreatePending(mg, time.Now()) }),
+			owners: &fakeOwners{byName: map[string]string{"1": other}},
+			want:   want{ConflictWith: other, Lookups: 1},
+		},
+		"NoOtherResourceAdopts": {
+			mg:     newMR(withPolicy(identityv1alpha1.AdoptExisting)),
+			owners: &fakeOwners{},
+			want:   want{Provenance: identityv1alpha1.Adopted, Lookups: 1},
+		},
+		"ItselfIsNoConflict": {
+			mg:     newMR(withPolicy(identityv1alpha1.AdoptExisting)),
+			owners: &fakeOwners{byName: map[string]string{"1": groupKind + "/a"}},
+			want:   want{Provenance: identityv1alpha1.Adopted, Lookups: 1},
+		},
+		"LookupFails": {
+			mg:     newMR(withPolicy(identityv1alpha1.AdoptExisting)),
+			owners: &fakeOwners{err: errBoom},
+			want:   want{Err: errBoom, Lookups: 1},
+		},
+		"ObserveOnlyNeverAsks": {
+			mg: newMR(func(mg *v1alpha1.Domain) {
+				mg.Spec.ManagementPolicies = xpv2.ManagementPolicies{xpv2.ManagementActionObserve}
+			}),
+			owners: &fakeOwners{byName: map[string]string{"1": other}},
+			want:   want{Provenance: identityv1alpha1.Observed},
+		},
+		"OwnAnnotatedObjectNeverAsks": {
+			mg: newMR(func(mg *v1alpha1.Domain) {
+				meta.SetExternalName(mg, "1")
+				meta.AddAnnotations(mg, map[string]string{AnnotationMarker: ours(provenance.OriginCreated).Encode()})
+			}),
+			owners: &fakeOwners{byName: map[string]string{"1": other}},
+			want:   want{Provenance: identityv1alpha1.Owned},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			d := &fakeDriver{byKey: []obj{{ID: "1", Key: "a", Markerless: true}}, byID: map[string]obj{"1": {ID: "1", Key: "a", Markerless: true}}}
+			e := NewExternal(d, Config[*v1alpha1.Domain]{
+				GroupKind: groupKind, Installation: "here", Annotations: &fakeAnnotations{}, Owners: tc.owners,
+				Policy: func(mg *v1alpha1.Domain) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
+			})
+			_, err := e.Observe(context.Background(), tc.mg)
+			var ce *ConflictError
+			got := want{Provenance: tc.mg.Status.AtProvider.Provenance, Lookups: tc.owners.calls}
+			switch {
+			case errors.As(err, &ce):
+				got.ConflictWith = ce.OtherResource
+				if r := tc.mg.GetCondition(xpv2.TypeReady).Reason; r != ReasonAdoptionRequired {
+					t.Errorf("Ready reason %q, want AdoptionRequired", r)
+				}
+			case errors.Is(err, errBoom):
+				got.Err = errBoom
+			case err != nil:
+				t.Fatalf("Observe(): %v", err)
+			}
+			if diff := cmp.Diff(tc.want, got, cmpopts.EquateErrors()); diff != "" {
+				t.Errorf("Observe(): -want, +got:\n%s", diff)
+			}
+		})
 	}
 }
