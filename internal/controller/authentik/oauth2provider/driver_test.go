@@ -448,3 +448,33 @@ func mustPK(t *testing.T, id string) int32 {
 	}
 	return pk
 }
+
+// A provider adopted under AdoptExisting after it replaced the one the resource had created
+// is adopted, not owned: the resource's record must say so (hole 9). Before the fix the
+// annotation kept the old provider's "created" marker and the adopted one reported Owned.
+func TestReplacedProviderAdoptedIsAdopted(t *testing.T) {
+	e := authentiktest.New(t)
+	mg := newMR("grafana")
+	reconcile(t, e, mg)
+	if _, err := e.Client.API.ProvidersAPI.ProvidersOauth2Destroy(e.Ctx, mustPK(t, meta.GetExternalName(mg))).Execute(); err != nil {
+		t.Fatal(err)
+	}
+	e.Seed(t, "providers/oauth2", map[string]any{"name": "grafana", "client_id": "by-hand"})
+	id := idOf(t, e, "grafana")
+	mg.Spec.AdoptionPolicy = identityv1alpha1.AdoptExisting
+
+	if r := reconcile(t, e, mg); !r.Updated {
+		t.Fatalf("the same-named provider was not adopted: %+v", r)
+	}
+	if got := meta.GetExternalName(mg); got != id {
+		t.Fatalf("external name: got %q, want the adopted provider %s", got, id)
+	}
+	m, err := provenance.Parse(mg.GetAnnotations()[adoption.AnnotationMarker])
+	if err != nil || m.Origin != provenance.OriginAdopted {
+		t.Errorf("annotation after adoption: %+v, %v; want origin adopted", m, err)
+	}
+	reconcile(t, e, mg)
+	if got := mg.Status.AtProvider.Provenance; got != identityv1alpha1.Adopted {
+		t.Errorf("provenance of the adopted provider: got %q, want %q", got, identityv1alpha1.Adopted)
+	}
+}

@@ -4,10 +4,7 @@ import (
 	"context"
 	"strconv"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -64,24 +61,14 @@ func (c Client) AppMarker(ctx context.Context, provider, slug string) (*provenan
 // record.
 //
 // The resource's record is the marker annotation together with the external name: it proves
-// ownership of the provider with that ID only. A provider found by name while the resource
-// names another, vanished, ID (someone deleted ours and made a same-named one) is not the one
-// recorded; unrecorded marks it, and it is described as unmarked, so the engine treats it like
-// any provider made by hand.
-func DescribeProvider(pk int32, typeName, name string, appMarker *provenance.Marker, installation string, unrecorded bool) adoption.Description {
+// ownership of the provider with that ID only, and the engine applies it to no other (a
+// provider found by name while the resource names another, vanished, ID is judged unmarked).
+// The description stays markerless for such a provider too, so that adopting it records the
+// adoption in the annotation rather than leaving the vanished provider's "created" marker there.
+func DescribeProvider(pk int32, typeName, name string, appMarker *provenance.Marker, installation string) adoption.Description {
 	d := adoption.Description{ID: strconv.Itoa(int(pk)), Type: typeName, Key: name, Markerless: true}
-	switch {
-	case appMarker != nil && appMarker.Installation != installation:
+	if appMarker != nil && appMarker.Installation != installation {
 		d.Markerless, d.Marker = false, appMarker
-	case unrecorded:
-		d.Markerless = false
 	}
 	return d
-}
-
-// Unrecorded reports whether a provider found by name is not the one the resource's external
-// name records (see DescribeProvider).
-func Unrecorded(mg metav1.Object, pk int32) bool {
-	id := meta.GetExternalName(mg)
-	return id != "" && id != strconv.Itoa(int(pk))
 }

@@ -64,9 +64,6 @@ type Observed[P any] struct {
 	Details  managed.ConnectionDetails
 	// AppMarker is set for a provider found by name: see DescribeProvider.
 	AppMarker *provenance.Marker
-	// Unrecorded is set for a provider found by name that is not the one the resource's
-	// external name records.
-	Unrecorded bool
 }
 
 // New returns a driver for one reconcile.
@@ -133,7 +130,7 @@ func (d *ProviderDriver[MG, P, Req, Patch]) Find(ctx context.Context, mg MG) ([]
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Observed[P]{Provider: p, Details: cd, AppMarker: m, Unrecorded: Unrecorded(mg, po.GetPk())})
+		out = append(out, Observed[P]{Provider: p, Details: cd, AppMarker: m})
 	}
 	d.prepare(ctx, mg)
 	return out, nil
@@ -152,7 +149,7 @@ func (d *ProviderDriver[MG, P, Req, Patch]) IsNotFound(err error) bool { return 
 // Describe presents the provider to the engine: see DescribeProvider.
 func (d *ProviderDriver[MG, P, Req, Patch]) Describe(o Observed[P]) adoption.Description {
 	po := d.kind.Calls.object(&o.Provider)
-	return DescribeProvider(po.GetPk(), d.kind.TypeName, po.GetName(), o.AppMarker, d.Installation, o.Unrecorded)
+	return DescribeProvider(po.GetPk(), d.kind.TypeName, po.GetName(), o.AppMarker, d.Installation)
 }
 
 // Observe records the provider, publishes its connection details and compares the fields the

@@ -76,9 +76,8 @@ func TestDescribeProvider(t *testing.T) {
 	other := &provenance.Marker{Installation: "there", Resource: "Application.authentik.identity.crossplane.io/a", Origin: provenance.OriginCreated}
 	ours := &provenance.Marker{Installation: "here", Resource: "Application.authentik.identity.crossplane.io/a", Origin: provenance.OriginCreated}
 	cases := map[string]struct {
-		app        *provenance.Marker
-		unrecorded bool
-		want       adoption.Description
+		app  *provenance.Marker
+		want adoption.Description
 	}{
 		"NoApplication": {
 			want: adoption.Description{ID: "7", Type: "t", Key: "p", Markerless: true},
@@ -91,18 +90,10 @@ func TestDescribeProvider(t *testing.T) {
 			app:  other,
 			want: adoption.Description{ID: "7", Type: "t", Key: "p", Marker: other},
 		},
-		"NotTheRecordedProvider": {
-			unrecorded: true,
-			want:       adoption.Description{ID: "7", Type: "t", Key: "p"},
-		},
-		"NotTheRecordedProviderOfAnotherInstallation": {
-			app: other, unrecorded: true,
-			want: adoption.Description{ID: "7", Type: "t", Key: "p", Marker: other},
-		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, DescribeProvider(7, "t", "p", tc.app, "here", tc.unrecorded)); diff != "" {
+			if diff := cmp.Diff(tc.want, DescribeProvider(7, "t", "p", tc.app, "here")); diff != "" {
 				t.Errorf("-want +got:\n%s", diff)
 			}
 		})
