@@ -10,7 +10,7 @@ import (
 func applicationKind() *kind {
 	k := &kind{
 		path: "core/applications", op: "core_applications", model: "Application",
-		group: "application", lookup: "slug", pk: pkUUID,
+		group: "application", alsoIn: []string{pbmGroup}, lookup: "slug", pk: pkUUID,
 		fields: []field{
 			{name: "name"},
 			{name: "slug"},
@@ -47,6 +47,8 @@ func applicationKind() *kind {
 		// No policies are modelled, so every application passes the policy
 		// check the list endpoint runs for the requesting (or for_user) user.
 		options: []string{"superuser_full_list", "for_user"},
+		after:   claimBackchannelProviders,
+		removed: removeBackchannelProviders,
 	}
 	k.render = func(rc *renderCtx, d map[string]any) map[string]any {
 		out := withFields(map[string]any{}, d, "pk", "name", "slug", "provider", "backchannel_providers",
@@ -103,5 +105,38 @@ func iconURL(rc *renderCtx, icon string) any {
 		return icon
 	default:
 		return rc.base + "/media/public/" + icon
+	}
+}
+
+// claimBackchannelProviders: a backchannel provider belongs to one application
+// (Provider.backchannel_application is a foreign key), so listing it on one
+// takes it off any other.
+func claimBackchannelProviders(wc *writeCtx) {
+	if !wc.sent("backchannel_providers") {
+		return
+	}
+	self := keyOf(wc.data["pk"])
+	for _, r := range wc.st.tables["core/applications"].rows {
+		if keyOf(r.data["pk"]) == self {
+			continue
+		}
+		kept := []any{}
+		for _, pk := range list(r.data["backchannel_providers"]) {
+			if !contains(list(wc.data["backchannel_providers"]), pk) {
+				kept = append(kept, pk)
+			}
+		}
+		r.data["backchannel_providers"] = kept
+	}
+}
+
+// removeBackchannelProviders deletes an application's backchannel providers
+// with it (Provider.backchannel_application is on_delete=CASCADE). Its main
+// provider stays, detached.
+func removeBackchannelProviders(st *state, d map[string]any) {
+	for _, pk := range list(d["backchannel_providers"]) {
+		if t, r := st.find(providerGroup, pk); r != nil {
+			st.remove(t.k, r)
+		}
 	}
 }

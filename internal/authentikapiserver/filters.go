@@ -120,12 +120,14 @@ func jsonRoundTrip(v any) any {
 }
 
 // matchSearch is DRF's SearchFilter: every whitespace-separated term must be
-// contained (case-insensitively) in at least one of the search fields.
+// contained (case-insensitively) in at least one of the search fields. A
+// field "a__b" is b of the rendered object's a (user_obj__username stands for
+// authentik's user__username).
 func matchSearch(obj map[string]any, fields []string, q string) bool {
 	for _, term := range strings.Fields(q) {
 		found := false
 		for _, f := range fields {
-			if strings.Contains(strings.ToLower(scalarString(obj[f])), strings.ToLower(term)) {
+			if strings.Contains(strings.ToLower(scalarString(pathValue(obj, f))), strings.ToLower(term)) {
 				found = true
 				break
 			}
@@ -135,6 +137,19 @@ func matchSearch(obj map[string]any, fields []string, q string) bool {
 		}
 	}
 	return true
+}
+
+// pathValue walks "a__b" into nested objects; a missing step is nil.
+func pathValue(obj map[string]any, path string) any {
+	var cur any = obj
+	for _, part := range strings.Split(path, "__") {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = m[part]
+	}
+	return cur
 }
 
 func scalarString(v any) string {

@@ -5,7 +5,8 @@ package authentikapiserver
 func allKinds() []*kind {
 	kinds := []*kind{applicationKind()}
 	kinds = append(kinds, providerKinds()...)
-	return append(kinds, groupKind(), userKind(), roleKind(), flowKind(), certKind(), scopeMappingKind(), samlMappingKind())
+	return append(kinds, groupKind(), userKind(), roleKind(), flowKind(), certKind(), scopeMappingKind(), samlMappingKind(),
+		policyBindingKind(), tokenKind(), entitlementKind())
 }
 
 // extraOps registers the operations that are not plain CRUD.

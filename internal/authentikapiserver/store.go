@@ -50,10 +50,13 @@ type unique struct {
 }
 
 type kind struct {
-	path   string // "core/applications": URL path and the seed/raw kind name
-	op     string // operationId prefix, e.g. "core_applications"
-	model  string // Django model class name, used in 404 bodies
-	group  string // reference group the kind belongs to
+	path  string // "core/applications": URL path and the seed/raw kind name
+	op    string // operationId prefix, e.g. "core_applications"
+	model string // Django model class name, used in 404 bodies
+	group string // reference group the kind belongs to
+	// alsoIn are further reference groups the kind's objects are found in
+	// (applications are policy binding models too).
+	alsoIn []string
 	lookup string // object field the URL's {id} matches ("pk" or "slug")
 	pk     pkKind
 	fields []field
@@ -69,6 +72,15 @@ type kind struct {
 	validate func(wc *writeCtx, errs fieldErrors)
 	prepare  func(wc *writeCtx)
 	after    func(wc *writeCtx)
+	// removed, when set, deletes what the object's deletion takes along
+	// besides the references to it (an application's backchannel providers,
+	// whose foreign key lives on the provider).
+	removed func(st *state, d map[string]any)
+}
+
+// in reports whether the kind's objects are found in a reference group.
+func (k *kind) in(group string) bool {
+	return k.group == group || containsStr(k.alsoIn, group)
 }
 
 func (k *kind) field(name string) *field {
@@ -107,7 +119,9 @@ func newState(kinds []*kind) *state {
 	for _, k := range kinds {
 		t := &table{k: k}
 		st.tables[k.path] = t
-		st.groups[k.group] = append(st.groups[k.group], t)
+		for _, g := range append([]string{k.group}, k.alsoIn...) {
+			st.groups[g] = append(st.groups[g], t)
+		}
 	}
 	return st
 }
@@ -166,10 +180,13 @@ func (st *state) remove(k *kind, r *row) {
 			break
 		}
 	}
+	if k.removed != nil {
+		k.removed(st, r.data)
+	}
 	pk := keyOf(r.data["pk"])
 	for _, ot := range st.tables {
 		for _, f := range ot.k.fields {
-			if f.ref != k.group || f.virtual {
+			if !k.in(f.ref) || f.virtual {
 				continue
 			}
 			for _, orow := range append([]*row(nil), ot.rows...) {
