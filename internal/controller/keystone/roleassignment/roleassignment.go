@@ -189,10 +189,19 @@ func (e *external) Observe(mg *v1alpha1.RoleAssignment, a assignment, p identity
 	return adoption.Observation{UpToDate: diff == "", Diff: diff}
 }
 
-// Create assigns the role (PUT, which Keystone treats as idempotent).
+// Create assigns the role. Keystone's PUT answers 204 whether or not the assignment existed, so
+// it cannot tell an assignment made since Observe's HEAD (by hand, by another installation) from
+// a new one: a HEAD right before the PUT refuses such an assignment instead of claiming it, and
+// leaves only the round trip between the two for a race.
 func (e *external) Create(ctx context.Context, mg *v1alpha1.RoleAssignment, _ provenance.Marker) (string, managed.ConnectionDetails, error) {
 	a, err := desired(mg)
 	if err != nil {
+		return "", nil, err
+	}
+	switch err := e.check(ctx, a); {
+	case err == nil:
+		return "", nil, &adoption.ConflictError{Object: e.Describe(a)}
+	case !keystone.IsNotFound(err):
 		return "", nil, err
 	}
 	if _, err := e.sc.Put(ctx, a.url(e.sc), nil, nil, &gophercloud.RequestOpts{OkCodes: []int{http.StatusNoContent}}); err != nil {

@@ -2,22 +2,26 @@ package roleassignment
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/gophercloud/gophercloud/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
@@ -344,7 +348,7 @@ func TestRequests(t *testing.T) {
 				id, _, err := e.Create(context.Background(), mg, m)
 				return id, err
 			},
-			want: result{Value: "project/p/user/u/role/r", Requests: []string{"PUT " + direct}},
+			want: result{Value: "project/p/user/u/role/r", Requests: []string{"HEAD " + direct, "PUT " + direct}},
 		},
 		"CreateInherited": {
 			status: map[string]int{"PUT " + inherited: 204},
@@ -353,7 +357,7 @@ func TestRequests(t *testing.T) {
 				id, _, err := e.Create(context.Background(), mg, m)
 				return id, err
 			},
-			want: result{Value: "domain/d/group/g/role/r/inherited", Requests: []string{"PUT " + inherited}},
+			want: result{Value: "domain/d/group/g/role/r/inherited", Requests: []string{"HEAD " + inherited, "PUT " + inherited}},
 		},
 		"CreateRefused": {
 			fp: userOnProject,
@@ -361,7 +365,26 @@ func TestRequests(t *testing.T) {
 				id, _, err := e.Create(context.Background(), mg, m)
 				return id, err
 			},
-			want: result{Value: "", Err: "cannot assign Keystone role (project/p/user/u/role/r)", Requests: []string{"PUT " + direct}},
+			want: result{Value: "", Err: "cannot assign Keystone role (project/p/user/u/role/r)", Requests: []string{"HEAD " + direct, "PUT " + direct}},
+		},
+		"CreateFindsItAssignedMeanwhile": {
+			// Keystone's PUT would answer 204 all the same: only the HEAD before it can tell.
+			status: map[string]int{"HEAD " + direct: 204, "PUT " + direct: 204},
+			fp:     userOnProject,
+			call: func(e *external, mg *v1alpha1.RoleAssignment) (any, error) {
+				id, _, err := e.Create(context.Background(), mg, m)
+				return id, err
+			},
+			want: result{Value: "", Err: `Keystone role assignment "project/p/user/u/role/r" (ID project/p/user/u/role/r) already exists`, Requests: []string{"HEAD " + direct}},
+		},
+		"CreateCannotCheck": {
+			status: map[string]int{"HEAD " + direct: 500, "PUT " + direct: 204},
+			fp:     userOnProject,
+			call: func(e *external, mg *v1alpha1.RoleAssignment) (any, error) {
+				id, _, err := e.Create(context.Background(), mg, m)
+				return id, err
+			},
+			want: result{Value: "", Err: "cannot check Keystone role assignment project/p/user/u/role/r", Requests: []string{"HEAD " + direct}},
 		},
 		"UpdateSameAssignmentWritesNothing": {
 			fp: userOnProject,
@@ -419,5 +442,56 @@ func TestRequests(t *testing.T) {
 				t.Errorf("-want +got:\n%s", diff)
 			}
 		})
+	}
+}
+
+// An assignment made by someone else between the engine's read (Observe) and its write (Create)
+// is refused, not claimed: the create fails with a conflict, no PUT is sent, and the next
+// reconcile reports AdoptionRequired.
+func TestAssignmentMadeBetweenObserveAndCreate(t *testing.T) {
+	const direct = "/v3/projects/p/users/u/roles/r"
+	f := &fakeKeystone{status: map[string]int{"PUT " + direct: 204}}
+	newExternal := func() *adoption.External[*v1alpha1.RoleAssignment, assignment] {
+		return adoption.NewExternal[*v1alpha1.RoleAssignment, assignment](&external{sc: f.client(t)}, adoption.Config[*v1alpha1.RoleAssignment]{
+			GroupKind: "RoleAssignment.keystone.identity.crossplane.io", Installation: "i",
+			Policy: func(mg *v1alpha1.RoleAssignment) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
+		})
+	}
+	mg := newRA(v1alpha1.RoleAssignmentParameters{RoleID: ptr("r"), UserID: ptr("u"), ProjectID: ptr("p")})
+	e := newExternal()
+	obs, err := e.Observe(context.Background(), mg)
+	if err != nil || obs.ResourceExists {
+		t.Fatalf("Observe() before the assignment exists: exists %v, err %v", obs.ResourceExists, err)
+	}
+
+	f.mu.Lock()
+	f.status["HEAD "+direct] = http.StatusNoContent
+	f.mu.Unlock()
+	created := time.Now()
+	meta.SetExternalCreatePending(mg, created)
+	_, err = e.Create(context.Background(), mg)
+	var ce *adoption.ConflictError
+	if !errors.As(err, &ce) {
+		t.Fatalf("Create() of an assignment made meanwhile: %v, want a ConflictError", err)
+	}
+	type state struct {
+		ExternalName string
+		Marker       string
+		Requests     []string
+	}
+	want := state{Requests: []string{"HEAD " + direct, "HEAD " + direct}}
+	got := state{meta.GetExternalName(mg), mg.GetAnnotations()[adoption.AnnotationMarker], f.requests}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("after Create(): -want +got:\n%s", diff)
+	}
+
+	// The reconciler records the failed create; the next reconcile finds an assignment that is
+	// not this resource's.
+	meta.SetExternalCreateFailed(mg, created.Add(time.Second))
+	if _, err := newExternal().Observe(context.Background(), mg); !errors.As(err, &ce) {
+		t.Fatalf("next Observe(): %v, want a ConflictError", err)
+	}
+	if r := mg.GetCondition(xpv2.TypeReady).Reason; r != adoption.ReasonAdoptionRequired {
+		t.Errorf("Ready reason %q, want AdoptionRequired", r)
 	}
 }
