@@ -21,6 +21,9 @@ type ConflictError struct {
 	ForeignInstallation string
 	// OtherResource is set when the object belongs to another resource of this installation.
 	OtherResource string
+	// Overwritten is set when the object appeared while this resource was creating it and the
+	// create, a write that cannot refuse an existing object, replaced its content.
+	Overwritten bool
 }
 
 func (e *ConflictError) Error() string {
@@ -35,6 +38,10 @@ func (e *ConflictError) Error() string {
 		return fmt.Sprintf("%s is already managed by %s of this installation; two resources must not manage one "+
 			"object. Use a different name, or delete that resource first (with deletionPolicy: Orphan to keep the object)",
 			what, e.OtherResource)
+	case e.Overwritten:
+		return fmt.Sprintf("%s appeared while this resource was creating it, and the create replaced its content "+
+			"(the API cannot refuse an existing object); it is not managed by this resource. Check it, then set "+
+			"spec.adoptionPolicy: AdoptExisting to take it over, or delete it so that this resource creates its own", what)
 	default:
 		return fmt.Sprintf("%s already exists and was not created by this provider, so it was left untouched. "+
 			"To take it over, set spec.adoptionPolicy: AdoptExisting; to only watch it, set "+

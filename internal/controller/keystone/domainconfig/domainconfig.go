@@ -31,6 +31,7 @@ const (
 	errCreate       = "cannot create the configuration of Keystone domain %s"
 	errUpdate       = "cannot replace the configuration of Keystone domain %s"
 	errDelete       = "cannot delete the configuration of Keystone domain %s"
+	errCheck        = "cannot check whether Keystone domain %s has a configuration before creating one"
 	errGetSecret    = "cannot read the bind Secret %s/%s named by spec.forProvider.ldap.bindCredentialsSecretRef"
 	errSecretKey    = "the bind Secret %s/%s lacks a non-empty %q key (%s): a DomainConfig's bind Secret holds the bind DN under \"username\" and its password under \"password\""
 	errSecretLine   = "the bind Secret %s/%s holds a newline or carriage return under %q: Keystone's [ldap] options are single lines"
@@ -145,13 +146,28 @@ func (e *external) Observe(mg *v1alpha1.DomainConfig, c config, p identityv1alph
 	return adoption.Observation{UpToDate: diff == "", Diff: diff}
 }
 
+// Create creates the domain's configuration. Keystone's PUT never refuses: it replaces any
+// configuration the domain has (answering 200 instead of 201). So a configuration made since
+// Observe's read is looked for once more right before the PUT and refused untouched; one made in
+// the round trip between the two is replaced, which the 200 tells exactly, and is refused too
+// rather than claimed.
 func (e *external) Create(ctx context.Context, mg *v1alpha1.DomainConfig, _ provenance.Marker) (string, managed.ConnectionDetails, error) {
 	id := deref(mg.Spec.ForProvider.DomainID)
 	if id == "" {
 		return "", nil, errors.New(errNoDomain)
 	}
-	if err := e.put(ctx, mg, id, errCreate); err != nil {
+	switch _, err := keystone.GetDomainConfig(ctx, e.sc, id); {
+	case err == nil:
+		return "", nil, &adoption.ConflictError{Object: e.Describe(config{DomainID: id})}
+	case !keystone.IsNotFound(err):
+		return "", nil, keystone.Wrap(err, errCheck, id)
+	}
+	created, err := e.put(ctx, mg, id, errCreate)
+	if err != nil {
 		return "", nil, err
+	}
+	if !created {
+		return "", nil, &adoption.ConflictError{Object: e.Describe(config{DomainID: id}), Overwritten: true}
 	}
 	// The reconciler persists every annotation right after a create.
 	meta.AddAnnotations(mg, map[string]string{AnnotationBindVersion: e.bind.version})
@@ -160,7 +176,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.DomainConfig, _ prov
 
 // Update replaces the whole configuration (with the password) and records the Secret version.
 func (e *external) Update(ctx context.Context, mg *v1alpha1.DomainConfig, c config, _ provenance.Marker) (managed.ConnectionDetails, error) {
-	if err := e.put(ctx, mg, c.DomainID, errUpdate); err != nil {
+	if _, err := e.put(ctx, mg, c.DomainID, errUpdate); err != nil {
 		return nil, err
 	}
 	if mg.GetAnnotations()[AnnotationBindVersion] == e.bind.version {
@@ -185,14 +201,15 @@ func (e *external) Delete(ctx context.Context, _ *v1alpha1.DomainConfig, c confi
 
 // put renders the configuration with the bind credentials, checks every value once more for
 // line breaks, and replaces the domain's configuration with it.
-func (e *external) put(ctx context.Context, mg *v1alpha1.DomainConfig, domainID, errFmt string) error {
+// created is false when the domain had a configuration, now replaced.
+func (e *external) put(ctx context.Context, mg *v1alpha1.DomainConfig, domainID, errFmt string) (created bool, err error) {
 	b, err := e.credentials(ctx, mg)
 	if err != nil {
-		return err
+		return false, err
 	}
 	cfg := Render(&mg.Spec.ForProvider.LDAP, b.user, b.password)
 	if err := SingleLines(cfg); err != nil {
-		return err
+		return false, err
 	}
 	wire := keystone.DomainConfig{}
 	for g, opts := range cfg {
@@ -201,10 +218,11 @@ func (e *external) put(ctx context.Context, mg *v1alpha1.DomainConfig, domainID,
 			wire[g][k] = v
 		}
 	}
-	if _, _, err := keystone.PutDomainConfig(ctx, e.sc, domainID, wire); err != nil {
-		return errors.Wrapf(errors.New(redact(keystone.Describe(err), b.password)), errFmt, domainID)
+	_, created, err = keystone.PutDomainConfig(ctx, e.sc, domainID, wire)
+	if err != nil {
+		return false, errors.Wrapf(errors.New(redact(keystone.Describe(err), b.password)), errFmt, domainID)
 	}
-	return nil
+	return created, nil
 }
 
 // credentials reads the bind Secret once per reconcile and checks its fixed keys.
