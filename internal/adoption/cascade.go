@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
@@ -108,12 +109,13 @@ func (e *DeletionBlockedError) Error() string {
 	}
 	return fmt.Sprintf("%s was not deleted: the deletion would also delete %s. Remove those objects, or let their resources "+
 		"delete them, and this deletion goes ahead by itself; or delete this resource with spec.deletionPolicy: Orphan "+
-		"to keep %s", what, list, o.Type)
+		"to keep the %s", what, list, o.Type)
 }
 
 // Condition is the DeletionBlocked condition for the error.
 func (e *DeletionBlockedError) Condition() xpv2.Condition {
-	c := xpv2.Condition{Type: TypeDeletionBlocked, Status: corev1.ConditionTrue, Reason: ReasonForeignDependents, Message: e.Error()}
+	c := xpv2.Condition{Type: TypeDeletionBlocked, Status: corev1.ConditionTrue, Reason: ReasonForeignDependents, Message: e.Error(),
+		LastTransitionTime: metav1.Now()}
 	if e.Waiting() {
 		c.Reason = ReasonDependentsDeleting
 	}

@@ -8,6 +8,7 @@ import (
 	"context"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
@@ -301,7 +302,8 @@ func (e *External[MR, O]) checkDependents(ctx context.Context, mg MR) error {
 	}
 	if len(deps) == 0 {
 		if mg.GetCondition(TypeDeletionBlocked).Status == corev1.ConditionTrue {
-			mg.SetConditions(xpv2.Condition{Type: TypeDeletionBlocked, Status: corev1.ConditionFalse, Reason: reasonNothingInTheWay})
+			mg.SetConditions(xpv2.Condition{Type: TypeDeletionBlocked, Status: corev1.ConditionFalse, Reason: reasonNothingInTheWay,
+				LastTransitionTime: metav1.Now()})
 		}
 		return nil
 	}

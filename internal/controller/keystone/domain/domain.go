@@ -104,6 +104,26 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Domain, d domain, m 
 	return nil, nil
 }
 
+// Dependents lists what Keystone would delete with the domain: its configuration, projects
+// (nested ones too), users, groups, role assignments on it and identity providers. The
+// configuration alone is reported while there is one: a domain configured for LDAP lists the
+// directory's users and groups, which the delete would not remove, and becomes a domain of its
+// own users again once its DomainConfig is gone.
+func (e *external) Dependents(ctx context.Context, _ *v1alpha1.Domain, d domain) ([]adoption.Dependent, error) {
+	if cfg, err := keystone.DomainConfigOf(ctx, e.sc, d.ID); err != nil || len(cfg) > 0 {
+		return cfg, err
+	}
+	return keystone.Gather(
+		func() ([]adoption.Dependent, error) { return keystone.ProjectsInDomain(ctx, e.sc, d.ID) },
+		func() ([]adoption.Dependent, error) { return keystone.UsersInDomain(ctx, e.sc, d.ID) },
+		func() ([]adoption.Dependent, error) { return keystone.GroupsInDomain(ctx, e.sc, d.ID) },
+		func() ([]adoption.Dependent, error) {
+			return keystone.Assignments(ctx, e.sc, url.Values{"scope.domain.id": {d.ID}})
+		},
+		func() ([]adoption.Dependent, error) { return keystone.IdentityProvidersInDomain(ctx, e.sc, d.ID) },
+	)
+}
+
 // Delete disables the domain first: Keystone refuses to delete an enabled domain.
 func (e *external) Delete(ctx context.Context, _ *v1alpha1.Domain, d domain) error {
 	if d.Enabled {

@@ -127,6 +127,15 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Group, g group, m pr
 	return nil, nil
 }
 
+// Dependents lists what Keystone would delete with the group: its role assignments and its
+// members' memberships.
+func (e *external) Dependents(ctx context.Context, _ *v1alpha1.Group, g group) ([]adoption.Dependent, error) {
+	return keystone.Gather(
+		func() ([]adoption.Dependent, error) { return keystone.Assignments(ctx, e.sc, url.Values{"group.id": {g.ID}}) },
+		func() ([]adoption.Dependent, error) { return keystone.MembersOfGroup(ctx, e.sc, g.ID, g.Name) },
+	)
+}
+
 func (e *external) Delete(ctx context.Context, _ *v1alpha1.Group, g group) error {
 	return keystone.Wrap(keystone.IgnoreNotFound(groups.Delete(ctx, e.sc, g.ID)), errDelete, g.Name, g.ID)
 }

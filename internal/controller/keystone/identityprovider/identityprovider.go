@@ -136,6 +136,15 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.IdentityProvider, id
 
 // Delete deletes the identity provider; Keystone deletes its protocols with it. Protocol
 // resources that use it hold a finalizer on this resource, so this runs after they are gone.
+// Dependents lists what Keystone would delete with the identity provider: its protocols and
+// the federated identities of the users it federated.
+func (e *external) Dependents(ctx context.Context, _ *v1alpha1.IdentityProvider, idp keystone.IdentityProvider) ([]adoption.Dependent, error) {
+	return keystone.Gather(
+		func() ([]adoption.Dependent, error) { return keystone.ProtocolsOf(ctx, e.sc, idp.ID) },
+		func() ([]adoption.Dependent, error) { return keystone.FederatedUsers(ctx, e.sc, idp.ID) },
+	)
+}
+
 func (e *external) Delete(ctx context.Context, _ *v1alpha1.IdentityProvider, idp keystone.IdentityProvider) error {
 	return keystone.Wrap(keystone.IgnoreNotFound(keystone.DeleteIdentityProvider(ctx, e.sc, idp.ID)), errDelete, idp.ID)
 }

@@ -145,6 +145,17 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Project, p project, 
 	return nil, nil
 }
 
+// Dependents lists what Keystone would delete with the project: nothing while it has child
+// projects (it refuses), so those are reported first, then the role assignments on it.
+func (e *external) Dependents(ctx context.Context, _ *v1alpha1.Project, p project) ([]adoption.Dependent, error) {
+	return keystone.Gather(
+		func() ([]adoption.Dependent, error) { return keystone.ChildProjects(ctx, e.sc, p.ID) },
+		func() ([]adoption.Dependent, error) {
+			return keystone.Assignments(ctx, e.sc, url.Values{"scope.project.id": {p.ID}})
+		},
+	)
+}
+
 // Delete deletes the project. Keystone refuses (403) to delete a project that has children;
 // the error then names them, so that the user knows what blocks the deletion.
 func (e *external) Delete(ctx context.Context, _ *v1alpha1.Project, p project) error {

@@ -133,6 +133,15 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Role, r role, m prov
 	return nil, nil
 }
 
+// Dependents lists what Keystone would delete with the role: every assignment of it and the
+// implied-role rules it takes part in, either side.
+func (e *external) Dependents(ctx context.Context, _ *v1alpha1.Role, r role) ([]adoption.Dependent, error) {
+	return keystone.Gather(
+		func() ([]adoption.Dependent, error) { return keystone.Assignments(ctx, e.sc, url.Values{"role.id": {r.ID}}) },
+		func() ([]adoption.Dependent, error) { return keystone.ImpliedRoleRules(ctx, e.sc, r.ID) },
+	)
+}
+
 func (e *external) Delete(ctx context.Context, _ *v1alpha1.Role, r role) error {
 	return keystone.Wrap(keystone.IgnoreNotFound(roles.Delete(ctx, e.sc, r.ID)), errDelete, r.Name, r.ID)
 }

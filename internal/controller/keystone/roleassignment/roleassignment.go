@@ -64,11 +64,7 @@ type assignment struct {
 
 // Key renders the assignment as its external name.
 func (a assignment) Key() string {
-	k := strings.Join([]string{a.Target, a.TargetID, a.Actor, a.ActorID, "role", a.RoleID}, "/")
-	if a.Inherited {
-		k += "/" + inheritedSuffix
-	}
-	return k
+	return keystone.AssignmentKey(a.Target, a.TargetID, a.Actor, a.ActorID, a.RoleID, a.Inherited)
 }
 
 // parseKey reads an external name written by Key.

@@ -1,0 +1,186 @@
+package adoption
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
+)
+
+// cascadingDriver is a fakeDriver whose deletes take dependents with them.
+type cascadingDriver struct {
+	fakeDriver
+	dependents []Dependent
+	err        error
+}
+
+func (d *cascadingDriver) Dependents(context.Context, *v1alpha1.Domain, obj) ([]Dependent, error) {
+	return d.dependents, d.err
+}
+
+// cascadeOwners answers from maps keyed by marker resource and by kind/external name.
+type cascadeOwners struct {
+	byMarker map[string]OwnerState
+	byName   map[string]OwnerState
+	err      error
+}
+
+func (f cascadeOwners) ByMarker(_ context.Context, res string) (OwnerState, error) {
+	return f.byMarker[res], f.err
+}
+
+func (f cascadeOwners) ByExternalName(_ context.Context, kind, name string) (OwnerState, error) {
+	return f.byName[kind+"|"+name], f.err
+}
+
+func marked(installation, res string) *provenance.Marker {
+	return &provenance.Marker{Installation: installation, Resource: res, Origin: provenance.OriginCreated}
+}
+
+func dependent(id string, m *provenance.Marker) Dependent {
+	return Dependent{Description: Description{ID: id, Type: "Keystone project", Key: "p-" + id, Marker: m}}
+}
+
+func TestDeleteWithDependents(t *testing.T) {
+	const projectKind = "Project.keystone.identity.crossplane.io"
+	errBoom := errors.New("boom")
+	type want struct {
+		deleted  bool
+		blocked  bool
+		reason   xpv2.ConditionReason
+		contains []string
+		errIs    error
+	}
+	cases := map[string]struct {
+		dependents []Dependent
+		listErr    error
+		owners     Owners
+		prior      bool
+		want       want
+	}{
+		"NothingInTheWay": {
+			want: want{deleted: true},
+		},
+		"NothingInTheWayAnyMoreClearsTheCondition": {
+			prior: true,
+			want:  want{deleted: true, reason: reasonNothingInTheWay},
+		},
+		"HandMade": {
+			dependents: []Dependent{dependent("1", nil)},
+			owners:     cascadeOwners{},
+			want: want{blocked: true, reason: ReasonForeignDependents, contains: []string{
+				`Keystone project "p-1" (ID 1, not created or adopted by this installation)`, "1 object:", "spec.deletionPolicy: Orphan"}},
+		},
+		"OtherInstallation": {
+			dependents: []Dependent{dependent("1", marked("there", projectKind+"/x"))},
+			owners:     cascadeOwners{},
+			want:       want{blocked: true, reason: ReasonForeignDependents, contains: []string{`managed by another installation "there"`}},
+		},
+		"OursLeftBehind": {
+			dependents: []Dependent{dependent("1", marked("here", projectKind+"/gone"))},
+			owners:     cascadeOwners{},
+			want: want{blocked: true, reason: ReasonForeignDependents, contains: []string{
+				"left behind by " + projectKind + "/gone of this installation, which no longer exists"}},
+		},
+		"OursKept": {
+			dependents: []Dependent{dependent("1", marked("here", projectKind+"/kept"))},
+			owners:     cascadeOwners{byMarker: map[string]OwnerState{projectKind + "/kept": {Resource: projectKind + "/kept", Keeps: true}}},
+			want:       want{blocked: true, reason: ReasonForeignDependents, contains: []string{projectKind + "/kept keeps it"}},
+		},
+		"OursStillManaged": {
+			dependents: []Dependent{dependent("1", marked("here", projectKind+"/live"))},
+			owners:     cascadeOwners{byMarker: map[string]OwnerState{projectKind + "/live": {Resource: projectKind + "/live"}}},
+			want:       want{blocked: true, reason: ReasonForeignDependents, contains: []string{"still managed by " + projectKind + "/live"}},
+		},
+		"OursBeingDeletedIsWaitedFor": {
+			dependents: []Dependent{
+				dependent("1", marked("here", projectKind+"/a")),
+				{Description: Description{ID: "k", Type: "Keystone role assignment", Key: "r", Markerless: true}, Kind: "RoleAssignment.x", ExternalName: "k"},
+			},
+			owners: cascadeOwners{
+				byMarker: map[string]OwnerState{projectKind + "/a": {Resource: projectKind + "/a", Deleting: true}},
+				byName:   map[string]OwnerState{"RoleAssignment.x|k": {Resource: "RoleAssignment.x/ra", Deleting: true}},
+			},
+			want: want{blocked: true, reason: ReasonDependentsDeleting, contains: []string{
+				"being deleted by " + projectKind + "/a", "being deleted by RoleAssignment.x/ra", "goes ahead by itself"}},
+		},
+		"OneForeignAmongWaitedFor": {
+			dependents: []Dependent{dependent("1", marked("here", projectKind+"/a")), dependent("2", nil)},
+			owners:     cascadeOwners{byMarker: map[string]OwnerState{projectKind + "/a": {Resource: projectKind + "/a", Deleting: true}}},
+			want:       want{blocked: true, reason: ReasonForeignDependents},
+		},
+		"ManyAreCounted": {
+			dependents: []Dependent{dependent("1", nil), dependent("2", nil), dependent("3", nil), dependent("4", nil),
+				dependent("5", nil), dependent("6", nil), dependent("7", nil)},
+			owners: cascadeOwners{},
+			want:   want{blocked: true, reason: ReasonForeignDependents, contains: []string{"7 objects:", "and 2 more"}},
+		},
+		"ListFails": {
+			listErr: errBoom,
+			want:    want{errIs: errBoom},
+		},
+		"OwnerLookupFails": {
+			dependents: []Dependent{dependent("1", marked("here", projectKind+"/a"))},
+			owners:     cascadeOwners{err: errBoom},
+			want:       want{errIs: errBoom},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			d := &cascadingDriver{
+				fakeDriver: fakeDriver{byID: map[string]obj{"1": {ID: "d1", Key: "dom", Marker: ours(provenance.OriginCreated)}}},
+				dependents: tc.dependents, err: tc.listErr,
+			}
+			mg := newMR(func(mg *v1alpha1.Domain) { meta.SetExternalName(mg, "1") }, deleting)
+			if tc.prior {
+				mg.SetConditions(xpv2.Condition{Type: TypeDeletionBlocked, Status: corev1.ConditionTrue, Reason: ReasonForeignDependents})
+			}
+			e := NewExternal[*v1alpha1.Domain, obj](d, Config[*v1alpha1.Domain]{
+				GroupKind: groupKind, Installation: "here", Owners: tc.owners,
+				Policy: func(mg *v1alpha1.Domain) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
+			})
+			if _, err := e.Observe(context.Background(), mg); err != nil {
+				t.Fatalf("Observe(): %v", err)
+			}
+			_, err := e.Delete(context.Background(), mg)
+
+			if diff := cmp.Diff(tc.want.deleted, d.deleted); diff != "" {
+				t.Errorf("driver Delete called: -want +got:\n%s", diff)
+			}
+			var be *DeletionBlockedError
+			if got := errors.As(err, &be); got != tc.want.blocked {
+				t.Fatalf("Delete(): blocked %v, want %v (err %v)", got, tc.want.blocked, err)
+			}
+			if tc.want.errIs != nil && !errors.Is(err, tc.want.errIs) {
+				t.Errorf("Delete(): got %v, want an error wrapping %v", err, tc.want.errIs)
+			}
+			if tc.want.errIs == nil && !tc.want.blocked && err != nil {
+				t.Errorf("Delete(): unexpected error %v", err)
+			}
+			c := mg.GetCondition(TypeDeletionBlocked)
+			if c.Reason != tc.want.reason {
+				t.Errorf("DeletionBlocked reason: got %q, want %q", c.Reason, tc.want.reason)
+			}
+			if tc.want.blocked {
+				if c.Status != corev1.ConditionTrue || c.Message != err.Error() || c.LastTransitionTime.IsZero() {
+					t.Errorf("DeletionBlocked condition: got %+v, want True with the error's message and a transition time", c)
+				}
+				for _, w := range append(tc.want.contains, `thing "dom" (ID d1)`) {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("message %q does not mention %q", err.Error(), w)
+					}
+				}
+			}
+		})
+	}
+}
