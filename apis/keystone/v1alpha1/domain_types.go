@@ -19,11 +19,13 @@ type DomainParameters struct {
 	// +kubebuilder:validation:MaxLength=64
 	// +kubebuilder:validation:Pattern=`\S`
 	// +kubebuilder:validation:XValidation:rule="self.lowerAscii() != 'default'",message="the Default domain belongs to Keystone itself and cannot be managed"
+	// +kubebuilder:validation:XValidation:rule="!self.matches('[\\x00-\\x1f\\x7f]')",message="name must not contain control characters (newline, tab, escape...): Keystone would store them in the domain name as given"
 	Name string `json:"name"`
 
 	// Description of the domain.
 	// +optional
 	// +kubebuilder:validation:MaxLength=255
+	// +kubebuilder:validation:XValidation:rule="!self.matches('[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f]')",message="description must not contain control characters other than tabs and line breaks: Keystone would store them in the domain description as given"
 	Description *string `json:"description,omitempty"`
 
 	// Enabled domains can be used for authentication. Keystone's default is true.

@@ -25,6 +25,9 @@ type DomainConfigParameters struct {
 	// +crossplane:generate:reference:type=Domain
 	// +crossplane:generate:reference:refFieldName=DomainRef
 	// +crossplane:generate:reference:selectorFieldName=DomainSelector
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9-]+$')",message="domainId must be a Keystone domain ID: letters, digits and hyphens only, as Keystone itself requires (for example 4c0f8d3b9e2a4f5c8a7b6d5e4f3a2b1c, or default for the Default domain)"
 	DomainID *string `json:"domainId,omitempty"`
 
 	// DomainRef references the Domain resource whose ID fills domainId.

@@ -29,6 +29,9 @@ type IdentityProviderParameters struct {
 	// +crossplane:generate:reference:type=Domain
 	// +crossplane:generate:reference:refFieldName=DomainRef
 	// +crossplane:generate:reference:selectorFieldName=DomainSelector
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9-]+$')",message="domainId must be a Keystone domain ID: letters, digits and hyphens only, as Keystone itself requires (for example 4c0f8d3b9e2a4f5c8a7b6d5e4f3a2b1c, or default for the Default domain)"
 	DomainID *string `json:"domainId,omitempty"`
 
 	// DomainRef references the Domain resource whose ID fills domainId.
@@ -46,12 +49,14 @@ type IdentityProviderParameters struct {
 	// +kubebuilder:validation:MaxItems=32
 	// +kubebuilder:validation:items:MinLength=1
 	// +kubebuilder:validation:items:MaxLength=255
+	// +kubebuilder:validation:XValidation:rule="self.all(r, !r.matches('[\\x00-\\x1f\\x7f]'))",message="remoteIds must not contain control characters"
 	RemoteIDs []string `json:"remoteIds,omitempty"`
 
 	// Description of the identity provider. The provider keeps its provenance marker on a last
 	// line of its own in Keystone's description; that line is not part of this field.
 	// +optional
 	// +kubebuilder:validation:MaxLength=1024
+	// +kubebuilder:validation:XValidation:rule="!self.matches('[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f]')",message="description must not contain control characters other than tabs and line breaks: Keystone would store them in the identity provider description as given"
 	Description *string `json:"description,omitempty"`
 
 	// Enabled identity providers accept federated logins. Keystone's own default is false;

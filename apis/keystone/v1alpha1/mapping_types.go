@@ -59,12 +59,16 @@ type MappingLocal struct {
 	// Group names are looked up in the entry's domain.
 	// +optional
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=1024
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	Groups *string `json:"groups,omitempty"`
 
 	// GroupIDs is a list of group IDs, usually a remote substitution such as "{1}"
 	// (group_ids).
 	// +optional
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=1024
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	GroupIDs *string `json:"groupIds,omitempty"`
 
 	// Projects are created for the user (auto-provisioning) with the given roles.
@@ -81,12 +85,18 @@ type MappingLocal struct {
 type MappingUser struct {
 	// ID of the user, usually a remote substitution.
 	// +optional
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	ID *string `json:"id,omitempty"`
 	// Name of the user, usually a remote substitution such as "{0}".
 	// +optional
+	// +kubebuilder:validation:MaxLength=255
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	Name *string `json:"name,omitempty"`
 	// Email of the user.
 	// +optional
+	// +kubebuilder:validation:MaxLength=255
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	Email *string `json:"email,omitempty"`
 	// Type is ephemeral (Keystone's default: a shadow user) or local (an existing user).
 	// +optional
@@ -102,9 +112,13 @@ type MappingUser struct {
 type MappingGroup struct {
 	// ID of the group.
 	// +optional
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	ID *string `json:"id,omitempty"`
 	// Name of the group, together with domain.
 	// +optional
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	Name *string `json:"name,omitempty"`
 	// Domain of the named group.
 	// +optional
@@ -115,8 +129,12 @@ type MappingGroup struct {
 // +kubebuilder:validation:XValidation:rule="has(self.id) != has(self.name)",message="a domain is named by exactly one of id or name"
 type MappingDomain struct {
 	// +optional
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	ID *string `json:"id,omitempty"`
 	// +optional
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	Name *string `json:"name,omitempty"`
 }
 
@@ -124,6 +142,8 @@ type MappingDomain struct {
 type MappingProject struct {
 	// Name of the project, usually a remote substitution.
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	Name string `json:"name"`
 	// Roles the user gets on the project.
 	// +kubebuilder:validation:MaxItems=16
@@ -133,6 +153,8 @@ type MappingProject struct {
 // MappingRole is a role by name.
 type MappingRole struct {
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=255
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	Name string `json:"name"`
 }
 
@@ -144,6 +166,8 @@ type MappingRemote struct {
 	// Type is the assertion attribute (the WSGI environment key), for example
 	// HTTP_OIDC_ISS, REMOTE_USER or MELLON_groups.
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=255
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	Type string `json:"type"`
 
 	// Regex makes the values of the condition regular expressions.
@@ -153,21 +177,25 @@ type MappingRemote struct {
 	// AnyOneOf matches when the attribute has one of these values (any_one_of).
 	// +optional
 	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:MaxLength=1024
 	AnyOneOf []string `json:"anyOneOf,omitempty"`
 
 	// NotAnyOf matches when the attribute has none of these values (not_any_of).
 	// +optional
 	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:MaxLength=1024
 	NotAnyOf []string `json:"notAnyOf,omitempty"`
 
 	// Blacklist removes these values before substitution.
 	// +optional
 	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:MaxLength=1024
 	Blacklist []string `json:"blacklist,omitempty"`
 
 	// Whitelist keeps only these values for substitution.
 	// +optional
 	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:MaxLength=1024
 	Whitelist []string `json:"whitelist,omitempty"`
 }
 

@@ -18,6 +18,7 @@ type ProjectParameters struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
 	// +kubebuilder:validation:Pattern=`\S`
+	// +kubebuilder:validation:XValidation:rule="!self.matches('[\\x00-\\x1f\\x7f]')",message="name must not contain control characters (newline, tab, escape...): Keystone would store them in the project name as given"
 	Name string `json:"name"`
 
 	// DomainID is the Keystone ID of the project's domain. Keystone cannot move a project to
@@ -30,6 +31,7 @@ type ProjectParameters struct {
 	// +crossplane:generate:reference:type=Domain
 	// +crossplane:generate:reference:refFieldName=DomainRef
 	// +crossplane:generate:reference:selectorFieldName=DomainSelector
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9-]+$')",message="domainId must be a Keystone domain ID: letters, digits and hyphens only, as Keystone itself requires (for example 4c0f8d3b9e2a4f5c8a7b6d5e4f3a2b1c, or default for the Default domain)"
 	DomainID *string `json:"domainId,omitempty"`
 
 	// DomainRef references the Domain whose ID fills DomainID.
@@ -49,6 +51,7 @@ type ProjectParameters struct {
 	// +crossplane:generate:reference:type=Project
 	// +crossplane:generate:reference:refFieldName=ParentRef
 	// +crossplane:generate:reference:selectorFieldName=ParentSelector
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9-]+$')",message="parentId must be a Keystone project ID: letters, digits and hyphens only, as Keystone itself requires (for example 4c0f8d3b9e2a4f5c8a7b6d5e4f3a2b1c)"
 	ParentID *string `json:"parentId,omitempty"`
 
 	// ParentRef references the Project whose ID fills ParentID.
@@ -62,6 +65,7 @@ type ProjectParameters struct {
 	// Description of the project.
 	// +optional
 	// +kubebuilder:validation:MaxLength=255
+	// +kubebuilder:validation:XValidation:rule="!self.matches('[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f]')",message="description must not contain control characters other than tabs and line breaks: Keystone would store them in the project description as given"
 	Description *string `json:"description,omitempty"`
 
 	// Enabled projects can be used for authorization. Keystone's default is true.
@@ -75,7 +79,7 @@ type ProjectParameters struct {
 	// +kubebuilder:validation:MaxItems=80
 	// +kubebuilder:validation:items:MinLength=1
 	// +kubebuilder:validation:items:MaxLength=255
-	// +kubebuilder:validation:items:Pattern=`^[^,/]*$`
+	// +kubebuilder:validation:items:Pattern=`^[^,/\x00-\x1f\x7f]*$`
 	Tags *[]string `json:"tags,omitempty"`
 }
 

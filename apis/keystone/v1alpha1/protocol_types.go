@@ -28,6 +28,9 @@ type ProtocolParameters struct {
 	// +crossplane:generate:reference:type=IdentityProvider
 	// +crossplane:generate:reference:refFieldName=IdentityProviderRef
 	// +crossplane:generate:reference:selectorFieldName=IdentityProviderSelector
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9_-]+$')",message="identityProviderId must be a Keystone identity provider ID: letters, digits, hyphens and underscores only"
 	IdentityProviderID *string `json:"identityProviderId,omitempty"`
 
 	// IdentityProviderRef references the IdentityProvider resource whose ID fills
@@ -46,6 +49,9 @@ type ProtocolParameters struct {
 	// +crossplane:generate:reference:type=Mapping
 	// +crossplane:generate:reference:refFieldName=MappingRef
 	// +crossplane:generate:reference:selectorFieldName=MappingSelector
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9_-]+$')",message="mappingId must be a Keystone mapping ID: letters, digits, hyphens and underscores only"
 	MappingID *string `json:"mappingId,omitempty"`
 
 	// MappingRef references the Mapping resource whose ID fills mappingId.
@@ -62,6 +68,7 @@ type ProtocolParameters struct {
 	// +optional
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:XValidation:rule="!self.matches('[\\x00-\\x1f\\x7f]')",message="remoteIdAttribute must not contain control characters"
 	RemoteIDAttribute *string `json:"remoteIdAttribute,omitempty"`
 }
 

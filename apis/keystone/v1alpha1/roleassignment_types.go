@@ -26,11 +26,11 @@ type RoleAssignmentParameters struct {
 	// +optional
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
-	// +kubebuilder:validation:Pattern=`^[^/]+$`
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="roleId cannot be changed: create another RoleAssignment instead"
 	// +crossplane:generate:reference:type=Role
 	// +crossplane:generate:reference:refFieldName=RoleRef
 	// +crossplane:generate:reference:selectorFieldName=RoleSelector
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9-]+$')",message="roleId must be a Keystone role ID: letters, digits and hyphens only, as Keystone itself requires (for example 4c0f8d3b9e2a4f5c8a7b6d5e4f3a2b1c)"
 	RoleID *string `json:"roleId,omitempty"`
 
 	// RoleRef references the Role whose ID fills RoleID.
@@ -50,6 +50,7 @@ type RoleAssignmentParameters struct {
 	// +crossplane:generate:reference:type=User
 	// +crossplane:generate:reference:refFieldName=UserRef
 	// +crossplane:generate:reference:selectorFieldName=UserSelector
+	// +kubebuilder:validation:XValidation:rule="!self.matches('[\\x00-\\x1f\\x7f]') && self != '.' && self != '..'",message="userId must be a Keystone ID without control characters, and not . or .. (it is a segment of the assignment's URL)"
 	UserID *string `json:"userId,omitempty"`
 
 	// UserRef references the User whose ID fills UserID.
@@ -69,6 +70,7 @@ type RoleAssignmentParameters struct {
 	// +crossplane:generate:reference:type=Group
 	// +crossplane:generate:reference:refFieldName=GroupRef
 	// +crossplane:generate:reference:selectorFieldName=GroupSelector
+	// +kubebuilder:validation:XValidation:rule="!self.matches('[\\x00-\\x1f\\x7f]') && self != '.' && self != '..'",message="groupId must be a Keystone ID without control characters, and not . or .. (it is a segment of the assignment's URL)"
 	GroupID *string `json:"groupId,omitempty"`
 
 	// GroupRef references the Group whose ID fills GroupID.
@@ -83,11 +85,11 @@ type RoleAssignmentParameters struct {
 	// +optional
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
-	// +kubebuilder:validation:Pattern=`^[^/]+$`
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="projectId cannot be changed: create another RoleAssignment instead"
 	// +crossplane:generate:reference:type=Project
 	// +crossplane:generate:reference:refFieldName=ProjectRef
 	// +crossplane:generate:reference:selectorFieldName=ProjectSelector
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9-]+$')",message="projectId must be a Keystone project ID: letters, digits and hyphens only, as Keystone itself requires (for example 4c0f8d3b9e2a4f5c8a7b6d5e4f3a2b1c)"
 	ProjectID *string `json:"projectId,omitempty"`
 
 	// ProjectRef references the Project whose ID fills ProjectID.
@@ -103,11 +105,11 @@ type RoleAssignmentParameters struct {
 	// +optional
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
-	// +kubebuilder:validation:Pattern=`^[^/]+$`
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="domainId cannot be changed: create another RoleAssignment instead"
 	// +crossplane:generate:reference:type=Domain
 	// +crossplane:generate:reference:refFieldName=DomainRef
 	// +crossplane:generate:reference:selectorFieldName=DomainSelector
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9-]+$')",message="domainId must be a Keystone domain ID: letters, digits and hyphens only, as Keystone itself requires (for example 4c0f8d3b9e2a4f5c8a7b6d5e4f3a2b1c, or default for the Default domain)"
 	DomainID *string `json:"domainId,omitempty"`
 
 	// DomainRef references the Domain whose ID fills DomainID.

@@ -86,6 +86,9 @@ func (e *external) Observe(mg *v1alpha1.Domain, d domain, p identityv1alpha1.Pro
 }
 
 func (e *external) Create(ctx context.Context, mg *v1alpha1.Domain, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return "", nil, err
+	}
 	body := desired(&mg.Spec.ForProvider)
 	body.Marker = m.Encode()
 	d, err := domains.Create(ctx, e.sc, body)
@@ -96,6 +99,9 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Domain, m provenance
 }
 
 func (e *external) Update(ctx context.Context, mg *v1alpha1.Domain, d domain, m provenance.Marker) (managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return nil, err
+	}
 	body := desired(&mg.Spec.ForProvider)
 	body.Marker = m.Encode()
 	if err := domains.Update(ctx, e.sc, d.ID, body); err != nil {

@@ -100,6 +100,9 @@ func (e *external) Observe(mg *v1alpha1.Group, g group, p identityv1alpha1.Prove
 }
 
 func (e *external) Create(ctx context.Context, mg *v1alpha1.Group, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return "", nil, err
+	}
 	fp := &mg.Spec.ForProvider
 	if deref(fp.DomainID) == "" {
 		return "", nil, errors.Errorf(errNoDomain, fp.Name)
@@ -115,6 +118,9 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Group, m provenance.
 
 // Update patches the name, the description and the marker. A group cannot change domains.
 func (e *external) Update(ctx context.Context, mg *v1alpha1.Group, g group, m provenance.Marker) (managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return nil, err
+	}
 	if want := deref(mg.Spec.ForProvider.DomainID); want != "" && want != g.DomainID {
 		return nil, errors.Errorf(errMove, g.Name, g.ID, g.DomainID, want, g.DomainID)
 	}

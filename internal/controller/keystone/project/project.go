@@ -117,6 +117,9 @@ func (e *external) Observe(mg *v1alpha1.Project, p project, prov identityv1alpha
 }
 
 func (e *external) Create(ctx context.Context, mg *v1alpha1.Project, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return "", nil, err
+	}
 	fp := &mg.Spec.ForProvider
 	if deref(fp.DomainID) == "" {
 		return "", nil, errors.Errorf(errNoDomain, fp.Name)
@@ -133,6 +136,9 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Project, m provenanc
 // Update patches the mutable fields and the marker. Keystone cannot move a project to another
 // domain or parent, so a difference there is reported and nothing is written.
 func (e *external) Update(ctx context.Context, mg *v1alpha1.Project, p project, m provenance.Marker) (managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return nil, err
+	}
 	if err := immovable(mg.Spec.ForProvider, p); err != nil {
 		return nil, err
 	}

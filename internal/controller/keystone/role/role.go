@@ -105,6 +105,9 @@ func (e *external) Observe(mg *v1alpha1.Role, r role, p identityv1alpha1.Provena
 }
 
 func (e *external) Create(ctx context.Context, mg *v1alpha1.Role, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return "", nil, err
+	}
 	fp := &mg.Spec.ForProvider
 	if fp.DomainID == nil && (fp.DomainRef != nil || fp.DomainSelector != nil) {
 		// Never make a global role for a resource that asks for a domain-specific one.
@@ -121,6 +124,9 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Role, m provenance.M
 
 // Update patches the name, the description and the marker. A role cannot change domains.
 func (e *external) Update(ctx context.Context, mg *v1alpha1.Role, r role, m provenance.Marker) (managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return nil, err
+	}
 	if want := deref(mg.Spec.ForProvider.DomainID); want != r.DomainID {
 		return nil, errors.Errorf(errMove, r.Name, r.ID, scope(r.DomainID), scope(want))
 	}

@@ -190,6 +190,9 @@ func (e *external) Observe(mg *v1alpha1.RoleAssignment, a assignment, p identity
 // a new one: a HEAD right before the PUT refuses such an assignment instead of claiming it, and
 // leaves only the round trip between the two for a race.
 func (e *external) Create(ctx context.Context, mg *v1alpha1.RoleAssignment, _ provenance.Marker) (string, managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return "", nil, err
+	}
 	a, err := desired(mg)
 	if err != nil {
 		return "", nil, err
@@ -210,6 +213,9 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.RoleAssignment, _ pr
 // resource (the engine stamps it on adoption). A spec that now names another assignment is
 // refused rather than silently leaving the old one behind.
 func (e *external) Update(_ context.Context, mg *v1alpha1.RoleAssignment, a assignment, _ provenance.Marker) (managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return nil, err
+	}
 	want, err := desired(mg)
 	if err != nil {
 		return nil, err

@@ -176,6 +176,9 @@ func (e *external) Observe(mg *v1alpha1.User, u user, p identityv1alpha1.Provena
 // the package documentation). A password Secret that cannot be read fails the create: no user
 // is made before its password can be set.
 func (e *external) Create(ctx context.Context, mg *v1alpha1.User, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return "", nil, err
+	}
 	fp := &mg.Spec.ForProvider
 	d := domainOf(mg)
 	if d == "" {
@@ -210,6 +213,9 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.User, m provenance.M
 // Update writes the managed fields and the marker, and the password when the Secret changed
 // since it was last sent. Only then is the new fingerprint recorded.
 func (e *external) Update(ctx context.Context, mg *v1alpha1.User, u user, m provenance.Marker) (managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return nil, err
+	}
 	fp := &mg.Spec.ForProvider
 	what := fmt.Sprintf(errUpdate, u.Name, u.ID)
 	if d := domainOf(mg); d != "" && d != u.DomainID {
