@@ -161,3 +161,15 @@ func Reconcile[MR resource.LegacyManaged, O any](e *Env, k Kind[MR, O], mg MR) (
 	}
 	return r, nil
 }
+
+// Delete runs a deletion pass the way the managed reconciler does for a resource being
+// deleted: Observe, then Delete when the object exists. It returns Delete's error.
+func Delete[MR resource.LegacyManaged, O any](e *Env, k Kind[MR, O], mg MR) error {
+	ext := External(e, k)
+	obs, err := ext.Observe(e.Ctx, mg)
+	if err != nil || !obs.ResourceExists {
+		return err
+	}
+	_, err = ext.Delete(e.Ctx, mg)
+	return err
+}

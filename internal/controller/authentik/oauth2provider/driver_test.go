@@ -122,11 +122,15 @@ func TestLifecycle(t *testing.T) {
 		t.Errorf("after update: validity %v, secret kept %v, id kept %v", after["access_token_validity"], after["client_secret"] == got["client_secret"], after["client_id"] == got["client_id"])
 	}
 
-	ext := authentiktest.External(e, kind)
-	if _, err := ext.Observe(e.Ctx, mg); err != nil {
+	// The hand-made application using the provider holds the deletion back until it is gone.
+	var be *adoption.DeletionBlockedError
+	if err := authentiktest.Delete(e, kind, mg); !errors.As(err, &be) {
+		t.Fatalf("delete while application grafana uses the provider: got %v, want it blocked", err)
+	}
+	if _, err := e.Client.API.CoreAPI.CoreApplicationsDestroy(e.Ctx, "grafana").Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ext.Delete(e.Ctx, mg); err != nil {
+	if err := authentiktest.Delete(e, kind, mg); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.Server.Raw("providers/oauth2", id); err == nil {

@@ -63,6 +63,9 @@ type Observed = shared.Observed[api.OAuth2Provider]
 // External drives authentik OAuth2 providers for the adoption engine, for one reconcile.
 type External = shared.ProviderDriver[*v1alpha1.OAuth2Provider, api.OAuth2Provider, api.OAuth2ProviderRequest, api.PatchedOAuth2ProviderRequest]
 
+// A provider's delete detaches the applications that use it (see shared.ProviderDriver.Dependents).
+var _ adoption.Cascader[*v1alpha1.OAuth2Provider, Observed] = &External{}
+
 // New returns a driver for one reconcile.
 func New(c shared.Client) *External { return providerKind.New(c) }
 

@@ -44,6 +44,9 @@ type Observed = shared.Observed[api.ProxyProvider]
 // External drives authentik proxy providers for the adoption engine, for one reconcile.
 type External = shared.ProviderDriver[*v1alpha1.ProxyProvider, api.ProxyProvider, api.ProxyProviderRequest, api.PatchedProxyProviderRequest]
 
+// A provider's delete detaches the applications that use it (see shared.ProviderDriver.Dependents).
+var _ adoption.Cascader[*v1alpha1.ProxyProvider, Observed] = &External{}
+
 // New returns a driver for one reconcile.
 func New(c shared.Client) *External { return providerKind.New(c) }
 

@@ -48,6 +48,9 @@ type Observed = shared.Observed[api.SAMLProvider]
 // External drives authentik SAML providers for the adoption engine, for one reconcile.
 type External = shared.ProviderDriver[*v1alpha1.SAMLProvider, api.SAMLProvider, api.SAMLProviderRequest, api.PatchedSAMLProviderRequest]
 
+// A provider's delete detaches the applications that use it (see shared.ProviderDriver.Dependents).
+var _ adoption.Cascader[*v1alpha1.SAMLProvider, Observed] = &External{}
+
 // New returns a driver for one reconcile.
 func New(c shared.Client) *External { return providerKind.New(c) }
 

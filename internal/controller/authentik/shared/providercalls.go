@@ -28,6 +28,7 @@ type providerObject interface {
 	GetPk() int32
 	GetName() string
 	GetAssignedApplicationSlug() string
+	GetAssignedBackchannelApplicationSlug() string
 }
 
 // executes is a request of the generated client that answers with a T.
