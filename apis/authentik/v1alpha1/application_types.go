@@ -16,6 +16,7 @@ import (
 type ApplicationParameters struct {
 	// Name of the application, as users see it.
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:Pattern=`^[^\s\x00-\x1f\x7f]([^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f])?$`
 	Name string `json:"name"`
 
 	// Slug is the application's unique identifier in authentik and in its URLs. It is how an
@@ -88,24 +89,32 @@ type ApplicationParameters struct {
 	// Group is the group the application is listed under on the user's library page. The empty
 	// string clears it.
 	// +optional
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	Group *string `json:"group,omitempty"`
 
-	// LaunchURL is the URL the library opens. The empty string clears it (authentik then uses
-	// the provider's).
+	// LaunchURL is the URL the library opens: an http(s) URL with a host, or blank://blank
+	// (authentik's way of listing the application without a link). The empty string clears it
+	// (authentik then uses the provider's).
 	// +optional
+	// +kubebuilder:validation:Pattern=`^$|^blank://blank$|^https?://[^/?#\s\x00-\x1f\x7f][^\s\x00-\x1f\x7f]*$`
 	LaunchURL *string `json:"launchUrl,omitempty"`
 
 	// Description shown on the library page. The provider keeps its provenance marker on a last
 	// line of authentik's description; that line is not part of this field.
 	// +optional
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$`
 	Description *string `json:"description,omitempty"`
 
 	// Publisher shown on the library page.
 	// +optional
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	Publisher *string `json:"publisher,omitempty"`
 
 	// IconURL is the URL of the application's icon. The empty string clears it.
 	// +optional
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
+	// +kubebuilder:validation:MaxLength=2048
+	// +kubebuilder:validation:XValidation:rule="!self.lowerAscii().matches('^\\\\s*(javascript|vbscript|file):')",message="iconUrl must not be a javascript:, vbscript: or file: URL: use https://, or fa:// for a Font Awesome icon"
 	IconURL *string `json:"iconUrl,omitempty"`
 
 	// PolicyEngineMode is any (one bound policy must pass) or all (every bound policy must).

@@ -15,7 +15,7 @@ type GroupParameters struct {
 	// Name of the group. It is how an existing group is found when the resource has no
 	// external name yet, so it should be unique in authentik.
 	// +kubebuilder:validation:MinLength=1
-	// +kubebuilder:validation:Pattern=`\S`
+	// +kubebuilder:validation:Pattern=`^[^\s\x00-\x1f\x7f]([^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f])?$`
 	Name string `json:"name"`
 
 	// IsSuperuser makes every member of the group a superuser. authentik's default is false.
@@ -30,6 +30,7 @@ type GroupParameters struct {
 	// +crossplane:generate:reference:type=Group
 	// +crossplane:generate:reference:refFieldName=ParentRefs
 	// +crossplane:generate:reference:selectorFieldName=ParentSelector
+	// +kubebuilder:validation:items:Pattern=`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`
 	Parents []string `json:"parents"`
 
 	// ParentRefs reference the Groups whose pks fill Parents.
@@ -55,6 +56,7 @@ type GroupParameters struct {
 	// +optional
 	// +listType=set
 	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:Pattern=`^[^\x00-\x1f\x7f]*$`
 	Roles []string `json:"roles"`
 }
 

@@ -11,9 +11,19 @@ import (
 )
 
 // A RedirectURI is one redirect URI an OAuth2 client may use.
+// +kubebuilder:validation:XValidation:rule="(has(self.matchingMode) && self.matchingMode == 'regex') || self.url.matches(r'^[A-Za-z][A-Za-z0-9+.-]*:[^\\s\\x00-\\x1f\\x7f]+$')",message="url must be an absolute URI without spaces or control characters: https://app.example.com/callback, or a native app's private-use scheme such as com.example.app:/callback"
+// +kubebuilder:validation:XValidation:rule="(has(self.matchingMode) && self.matchingMode == 'regex') || !self.url.lowerAscii().matches(r'^https?:') || self.url.matches(r'^[hH][tT][tT][pP][sS]?://[^/?#]+')",message="url: an http or https redirect URI needs a host, for example https://app.example.com/callback"
+// +kubebuilder:validation:XValidation:rule="!(has(self.matchingMode) && self.matchingMode == 'regex') || self.url.matches(r'^\\^?(https\\?|[A-Za-z]([A-Za-z0-9-]|\\\\[.+])*):(\\\\.|\\[\\^?\\]?(\\\\.|[^\\\\\\]])*\\]|[^\\\\|()\\[\\x00-\\x1f\\x7f]|\\((\\\\.|\\[\\^?\\]?(\\\\.|[^\\\\\\]])*\\]|[^\\\\()\\[\\x00-\\x1f\\x7f])*\\))*$')",message="url in regex mode must start with its scheme written out (^https://app\\.example\\.com/.*, https?://..., com\\.example\\.app:/.*) and may use | only inside parentheses, without nested groups or control characters: otherwise the expression could also match another scheme"
+// +kubebuilder:validation:XValidation:rule="!self.url.replace('\\\\', '').lowerAscii().matches(r'^\\^?(javascript|data|vbscript|file|blob|about|filesystem|view-source):')",message="url must not use the javascript:, data:, vbscript:, file:, blob:, about:, filesystem: or view-source: scheme: a browser would run or open it instead of returning to the application"
 type RedirectURI struct {
-	// URL, or a regular expression when MatchingMode is regex.
+	// URL, or a regular expression when MatchingMode is regex. An http(s) URL needs a host; a
+	// native app may use its private-use scheme (com.example.app:/callback). Schemes a browser
+	// would run or open itself (javascript:, data:, vbscript:, file:...) are refused. A regular
+	// expression (matched against the whole redirect URI) must start with its scheme written out
+	// (^https://, https?://, com\.example\.app:) and use | only inside parentheses, so that it
+	// cannot match another scheme.
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=2048
 	URL string `json:"url"`
 
 	// MatchingMode is strict (the URL must match exactly) or regex.
@@ -37,6 +47,7 @@ type OAuth2ProviderParameters struct {
 	// Name of the provider. Provider names are unique across every provider type in authentik;
 	// the name is how an existing provider is found when the resource has no external name.
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:Pattern=`^[^\s\x00-\x1f\x7f]([^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f])?$`
 	Name string `json:"name"`
 
 	ProviderFlows `json:",inline"`
@@ -52,6 +63,7 @@ type OAuth2ProviderParameters struct {
 	// +optional
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=255
+	// +kubebuilder:validation:Pattern=`^[^\s\x00-\x1f\x7f]+$`
 	ClientID *string `json:"clientId,omitempty"`
 
 	// ClientSecretSecretRef selects a Secret key holding the client secret to use. Unset:
@@ -64,6 +76,7 @@ type OAuth2ProviderParameters struct {
 	// then has none.
 	// +optional
 	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=64
 	RedirectURIs []RedirectURI `json:"redirectUris,omitempty"`
 
 	// GrantTypes the client may use. Since authentik 2026.5 a provider without grant types
@@ -104,11 +117,13 @@ type OAuth2ProviderParameters struct {
 	// SigningKey is the name of the certificate-key pair that signs tokens. The empty string
 	// clears it (tokens are then signed with the client secret, HS256).
 	// +optional
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	SigningKey *string `json:"signingKey,omitempty"`
 
 	// EncryptionKey is the name of the certificate-key pair that encrypts tokens (JWE). The
 	// empty string clears it.
 	// +optional
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	EncryptionKey *string `json:"encryptionKey,omitempty"`
 
 	// PropertyMappings are the scope mappings of the provider. Unset leaves them as they are;
@@ -130,6 +145,7 @@ type OAuth2ProviderParameters struct {
 
 	// LogoutURI is where authentik sends logout notifications. The empty string clears it.
 	// +optional
+	// +kubebuilder:validation:Pattern=`^$|^https?://[^/?#\s\x00-\x1f\x7f][^\s\x00-\x1f\x7f]*$`
 	LogoutURI *string `json:"logoutUri,omitempty"`
 
 	// LogoutMethod is backchannel (server to server) or frontchannel (through the browser).

@@ -10,12 +10,14 @@ type ProviderFlows struct {
 	// for example default-provider-authorization-implicit-consent.
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:Pattern=`^[-a-zA-Z0-9_]+$`
+	// +kubebuilder:validation:MaxLength=50
 	AuthorizationFlow string `json:"authorizationFlow"`
 
 	// InvalidationFlow is the slug of the flow that ends the user's session with the provider,
 	// for example default-provider-invalidation-flow.
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:Pattern=`^[-a-zA-Z0-9_]+$`
+	// +kubebuilder:validation:MaxLength=50
 	InvalidationFlow string `json:"invalidationFlow"`
 
 	// AuthenticationFlow is the slug of the flow that authenticates a user who opens the
@@ -23,6 +25,7 @@ type ProviderFlows struct {
 	// brand's authentication flow); unset leaves it as it is.
 	// +optional
 	// +kubebuilder:validation:Pattern=`^[-a-zA-Z0-9_]*$`
+	// +kubebuilder:validation:MaxLength=50
 	AuthenticationFlow *string `json:"authenticationFlow,omitempty"`
 }
 
@@ -34,11 +37,13 @@ type PropertyMappingSelector struct {
 	// Name of the property mapping.
 	// +optional
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	Name *string `json:"name,omitempty"`
 
 	// Managed is the managed identifier of a property mapping shipped by authentik.
 	// +optional
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	Managed *string `json:"managed,omitempty"`
 }
 

@@ -18,6 +18,7 @@ type ProxyProviderParameters struct {
 	// Name of the provider. Provider names are unique across every provider type in authentik;
 	// the name is how an existing provider is found when the resource has no external name.
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:Pattern=`^[^\s\x00-\x1f\x7f]([^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f])?$`
 	Name string `json:"name"`
 
 	ProviderFlows `json:",inline"`
@@ -30,11 +31,12 @@ type ProxyProviderParameters struct {
 
 	// ExternalHost is the URL users open, for example https://app.example.com.
 	// +kubebuilder:validation:MinLength=1
-	// +kubebuilder:validation:Pattern=`^https?://`
+	// +kubebuilder:validation:Pattern=`^https?://[^/?#\s\x00-\x1f\x7f][^\s\x00-\x1f\x7f]*$`
 	ExternalHost string `json:"externalHost"`
 
 	// InternalHost is the upstream the outpost proxies to (mode proxy only).
 	// +optional
+	// +kubebuilder:validation:Pattern=`^$|^https?://[^/?#\s\x00-\x1f\x7f][^\s\x00-\x1f\x7f]*$`
 	InternalHost *string `json:"internalHost,omitempty"`
 
 	// InternalHostSSLValidation validates the upstream's certificate.
@@ -43,11 +45,13 @@ type ProxyProviderParameters struct {
 
 	// CookieDomain is the domain of the session cookie (mode forward_domain).
 	// +optional
+	// +kubebuilder:validation:Pattern=`^[^\s\x00-\x1f\x7f/]*$`
 	CookieDomain *string `json:"cookieDomain,omitempty"`
 
 	// SkipPathRegex holds regular expressions, one per line, of paths that need no
 	// authentication.
 	// +optional
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$`
 	SkipPathRegex *string `json:"skipPathRegex,omitempty"`
 
 	// BasicAuthEnabled sends an HTTP Basic Authorization header upstream, built from the user's
@@ -57,10 +61,12 @@ type ProxyProviderParameters struct {
 
 	// BasicAuthUserAttribute is the attribute holding the Basic username (default: email).
 	// +optional
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	BasicAuthUserAttribute *string `json:"basicAuthUserAttribute,omitempty"`
 
 	// BasicAuthPasswordAttribute is the attribute holding the Basic password.
 	// +optional
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	BasicAuthPasswordAttribute *string `json:"basicAuthPasswordAttribute,omitempty"`
 
 	// InterceptHeaderAuth authenticates requests that carry an Authorization header by it.
@@ -70,6 +76,7 @@ type ProxyProviderParameters struct {
 	// Certificate is the name of the certificate-key pair the outpost serves externalHost
 	// with. The empty string clears it.
 	// +optional
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	Certificate *string `json:"certificate,omitempty"`
 
 	// AccessTokenValidity is how long a session token is valid (for example hours=24).

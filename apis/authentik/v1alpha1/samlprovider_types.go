@@ -17,26 +17,30 @@ type SAMLProviderParameters struct {
 	// Name of the provider. Provider names are unique across every provider type in authentik;
 	// the name is how an existing provider is found when the resource has no external name.
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:Pattern=`^[^\s\x00-\x1f\x7f]([^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f])?$`
 	Name string `json:"name"`
 
 	ProviderFlows `json:",inline"`
 
 	// ACSURL is the service provider's Assertion Consumer Service URL.
 	// +kubebuilder:validation:MinLength=1
-	// +kubebuilder:validation:Pattern=`^https?://`
+	// +kubebuilder:validation:Pattern=`^https?://[^/?#\s\x00-\x1f\x7f][^\s\x00-\x1f\x7f]*$`
 	ACSURL string `json:"acsUrl"`
 
 	// SLSURL is the service provider's Single Logout Service URL. The empty string clears it.
 	// +optional
+	// +kubebuilder:validation:Pattern=`^$|^https?://[^/?#\s\x00-\x1f\x7f][^\s\x00-\x1f\x7f]*$`
 	SLSURL *string `json:"slsUrl,omitempty"`
 
 	// Audience restricts assertions to this audience. The empty string adds no restriction.
 	// +optional
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	Audience *string `json:"audience,omitempty"`
 
 	// Issuer overrides the issuer (EntityID) authentik generates. The empty string restores
 	// the generated one.
 	// +optional
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	Issuer *string `json:"issuer,omitempty"`
 
 	// SPBinding is how authentik sends responses to the service provider: redirect or post.
@@ -52,16 +56,19 @@ type SAMLProviderParameters struct {
 	// SigningKey is the name of the certificate-key pair that signs responses and assertions.
 	// The empty string clears it.
 	// +optional
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	SigningKey *string `json:"signingKey,omitempty"`
 
 	// VerificationKey is the name of the certificate that verifies the service provider's
 	// signed requests. The empty string clears it (unsigned requests are accepted).
 	// +optional
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	VerificationKey *string `json:"verificationKey,omitempty"`
 
 	// EncryptionKey is the name of the certificate-key pair whose public key encrypts
 	// assertions. The empty string clears it.
 	// +optional
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	EncryptionKey *string `json:"encryptionKey,omitempty"`
 
 	// PropertyMappings are the SAML property mappings of the provider. Unset leaves them as
@@ -113,6 +120,7 @@ type SAMLProviderParameters struct {
 
 	// DefaultRelayState is the RelayState of IdP-initiated logins.
 	// +optional
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	DefaultRelayState *string `json:"defaultRelayState,omitempty"`
 
 	// DefaultNameIDPolicy is the NameID policy used when the request has none.

@@ -16,11 +16,12 @@ type UserParameters struct {
 	// the resource has no external name yet.
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=150
-	// +kubebuilder:validation:Pattern=`^\S+$`
+	// +kubebuilder:validation:Pattern=`^[^\s\x00-\x1f\x7f]+$`
 	Username string `json:"username"`
 
 	// Name is the user's display name. A user created without one gets an empty name.
 	// +optional
+	// +kubebuilder:validation:Pattern=`^([^\s\x00-\x1f\x7f]([^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f])?)?$`
 	Name *string `json:"name,omitempty"`
 
 	// Email address of the user.
@@ -43,7 +44,7 @@ type UserParameters struct {
 	// Path groups users in authentik's directory, for example users/engineering. authentik's
 	// default is "users".
 	// +optional
-	// +kubebuilder:validation:Pattern=`^[^/]+(/[^/]+)*$`
+	// +kubebuilder:validation:Pattern=`^[^/\x00-\x1f\x7f]+(/[^/\x00-\x1f\x7f]+)*$`
 	Path *string `json:"path,omitempty"`
 
 	// Groups are the pks (UUIDs) of the groups the user belongs to. Usually filled in from
@@ -54,6 +55,7 @@ type UserParameters struct {
 	// +crossplane:generate:reference:type=Group
 	// +crossplane:generate:reference:refFieldName=GroupRefs
 	// +crossplane:generate:reference:selectorFieldName=GroupSelector
+	// +kubebuilder:validation:items:Pattern=`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`
 	Groups []string `json:"groups"`
 
 	// GroupRefs reference the Groups whose pks fill Groups.

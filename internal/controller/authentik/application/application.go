@@ -100,6 +100,9 @@ func (e *External) Observe(mg *v1alpha1.Application, a api.Application, p identi
 
 // Create creates the application with the marker below its description.
 func (e *External) Create(ctx context.Context, mg *v1alpha1.Application, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return "", nil, err
+	}
 	fp := &mg.Spec.ForProvider
 	f, err := Desired(fp)
 	if err != nil {
@@ -120,6 +123,9 @@ func (e *External) Create(ctx context.Context, mg *v1alpha1.Application, m prove
 // Update PATCHes the managed fields that differ, and the description when its marker is not
 // this resource's (an adoption): the rest of the description is kept unless the spec sets it.
 func (e *External) Update(ctx context.Context, mg *v1alpha1.Application, a api.Application, m provenance.Marker) (managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return nil, err
+	}
 	fp := &mg.Spec.ForProvider
 	c, err := Compare(fp, a)
 	if err != nil {

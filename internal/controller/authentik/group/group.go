@@ -107,6 +107,9 @@ func (e *external) Observe(mg *v1alpha1.Group, g api.Group, p identityv1alpha1.P
 }
 
 func (e *external) Create(ctx context.Context, mg *v1alpha1.Group, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return "", nil, err
+	}
 	fp := &mg.Spec.ForProvider
 	want, err := desired(fp)
 	if err != nil {
@@ -133,6 +136,9 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Group, m provenance.
 // Update sends only the managed fields that differ from the observed group, and the marker.
 // Roles are looked up by name only when they have to be written.
 func (e *external) Update(ctx context.Context, mg *v1alpha1.Group, g api.Group, m provenance.Marker) (managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return nil, err
+	}
 	fp := &mg.Spec.ForProvider
 	req, rolesChanged, err := patch(fp, g, m)
 	if err != nil {

@@ -79,6 +79,7 @@ var providerKind = &shared.ProviderKind[*v1alpha1.OAuth2Provider, api.OAuth2Prov
 		(*api.ProvidersAPIService).ProvidersOauth2PartialUpdate, api.ApiProvidersOauth2PartialUpdateRequest.PatchedOAuth2ProviderRequest,
 		(*api.ProvidersAPIService).ProvidersOauth2Destroy),
 	TypeName:   "authentik OAuth2 provider",
+	Validate:   validate,
 	OtherTypes: "SAML, proxy, LDAP...",
 	Name:       func(mg *v1alpha1.OAuth2Provider) string { return mg.Spec.ForProvider.Name },
 	Desired: func(ctx context.Context, c shared.Client, r *shared.Resolver, mg *v1alpha1.OAuth2Provider) (shared.Want[api.OAuth2Provider], error) {

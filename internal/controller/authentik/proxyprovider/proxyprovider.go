@@ -61,6 +61,7 @@ var providerKind = &shared.ProviderKind[*v1alpha1.ProxyProvider, api.ProxyProvid
 		(*api.ProvidersAPIService).ProvidersProxyPartialUpdate, api.ApiProvidersProxyPartialUpdateRequest.PatchedProxyProviderRequest,
 		(*api.ProvidersAPIService).ProvidersProxyDestroy),
 	TypeName:   "authentik proxy provider",
+	Validate:   validate,
 	OtherTypes: "OAuth2, SAML, LDAP...",
 	Name:       func(mg *v1alpha1.ProxyProvider) string { return mg.Spec.ForProvider.Name },
 	Desired:    desired,

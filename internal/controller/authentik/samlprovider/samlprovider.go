@@ -64,6 +64,7 @@ var providerKind = &shared.ProviderKind[*v1alpha1.SAMLProvider, api.SAMLProvider
 		(*api.ProvidersAPIService).ProvidersSamlPartialUpdate, api.ApiProvidersSamlPartialUpdateRequest.PatchedSAMLProviderRequest,
 		(*api.ProvidersAPIService).ProvidersSamlDestroy),
 	TypeName:   "authentik SAML provider",
+	Validate:   validate,
 	OtherTypes: "OAuth2, proxy, LDAP...",
 	Name:       func(mg *v1alpha1.SAMLProvider) string { return mg.Spec.ForProvider.Name },
 	Desired: func(ctx context.Context, _ shared.Client, r *shared.Resolver, mg *v1alpha1.SAMLProvider) (shared.Want[api.SAMLProvider], error) {

@@ -46,6 +46,9 @@ type ProviderKind[MG resource.LegacyManaged, P, Req, Patch any] struct {
 	Details func(ctx context.Context, c Client, mg MG, p P) (managed.ConnectionDetails, error)
 	// Status records the provider in status.atProvider.
 	Status func(c Client, mg MG, p P, prov identityv1alpha1.Provenance)
+	// Validate, when set, checks the spec right before a create or update, as its CRD does at
+	// admission: a resource stored before a rule existed never went through it.
+	Validate func(mg MG) error
 }
 
 // A Want is what a spec asks of a provider, resolved for one reconcile.
@@ -172,6 +175,9 @@ func (d *ProviderDriver[MG, P, Req, Patch]) Observe(mg MG, o Observed[P], p iden
 
 // Create creates the provider, with the kind's defaults for what the spec leaves unset.
 func (d *ProviderDriver[MG, P, Req, Patch]) Create(ctx context.Context, mg MG, _ provenance.Marker) (string, managed.ConnectionDetails, error) {
+	if err := d.validate(mg); err != nil {
+		return "", nil, err
+	}
 	d.prepare(ctx, mg)
 	if d.wantErr != nil {
 		return "", nil, d.wantErr
@@ -202,7 +208,10 @@ func (d *ProviderDriver[MG, P, Req, Patch]) Create(ctx context.Context, mg MG, _
 }
 
 // Update PATCHes exactly the managed fields that differ; a provider in sync is never written.
-func (d *ProviderDriver[MG, P, Req, Patch]) Update(ctx context.Context, _ MG, o Observed[P], _ provenance.Marker) (managed.ConnectionDetails, error) {
+func (d *ProviderDriver[MG, P, Req, Patch]) Update(ctx context.Context, mg MG, o Observed[P], _ provenance.Marker) (managed.ConnectionDetails, error) {
+	if err := d.validate(mg); err != nil {
+		return nil, err
+	}
 	if d.wantErr != nil {
 		return nil, d.wantErr
 	}
@@ -217,6 +226,13 @@ func (d *ProviderDriver[MG, P, Req, Patch]) Update(ctx context.Context, _ MG, o 
 	po := d.kind.Calls.object(&o.Provider)
 	_, resp, err := d.kind.Calls.update(ctx, d.API, po.GetPk(), req)
 	return nil, Wrap(err, resp, errUpdateProvider, d.kind.TypeName, po.GetName(), po.GetPk())
+}
+
+func (d *ProviderDriver[MG, P, Req, Patch]) validate(mg MG) error {
+	if d.kind.Validate == nil {
+		return nil
+	}
+	return d.kind.Validate(mg)
 }
 
 // Delete deletes the provider.

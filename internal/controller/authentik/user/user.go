@@ -140,6 +140,9 @@ func (e *external) Observe(mg *v1alpha1.User, u api.User, p identityv1alpha1.Pro
 // records the Secret's version, so a create whose password failed is retried like any other
 // stale password, and the password is never sent twice.
 func (e *external) Create(ctx context.Context, mg *v1alpha1.User, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return "", nil, err
+	}
 	fp := &mg.Spec.ForProvider
 	want, err := desired(fp)
 	if err != nil {
@@ -168,6 +171,9 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.User, m provenance.M
 // Secret's new version. A failed PATCH after a set password only means the password is sent
 // once more; the other order could record a version whose password never arrived.
 func (e *external) Update(ctx context.Context, mg *v1alpha1.User, u api.User, m provenance.Marker) (managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return nil, err
+	}
 	fp := &mg.Spec.ForProvider
 	version := ""
 	if ref := fp.PasswordSecretRef; ref != nil && passwordDiff(ref, e.password, passwordVersion(u)) != "" {

@@ -2,6 +2,7 @@ package group
 
 import (
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 )
 
@@ -9,8 +10,8 @@ import (
 // before a rule existed never went through it.
 func validate(mg *v1alpha1.Group) error {
 	fp := mg.Spec.ForProvider
-	return keystone.CheckFields(typeName, mg.GetName(),
-		keystone.F("spec.forProvider.name", fp.Name, keystone.Name(64)),
-		keystone.FP("spec.forProvider.domainId", fp.DomainID, keystone.ID),
-		keystone.FP("spec.forProvider.description", fp.Description, keystone.Description))
+	return clients.CheckFields(typeName, mg.GetName(),
+		clients.F("spec.forProvider.name", fp.Name, keystone.Name(64)),
+		clients.FP("spec.forProvider.domainId", fp.DomainID, keystone.ID),
+		clients.FP("spec.forProvider.description", fp.Description, keystone.Description))
 }
