@@ -13,7 +13,10 @@
 // Behaviour mirrors authentik 2026.8 for the endpoints the provider uses:
 // uniqueness rules and their error wording, 404 bodies, pagination, computed
 // fields (OAuth2 client_id/secret, SAML URLs, assigned application names),
-// default flows, certificate and managed property mappings. Test hooks (Go
+// default flows, certificate and managed property mappings, and what a delete
+// takes along (Django's on_delete: an application's bindings, entitlements and
+// backchannel providers, a user's tokens; a provider unset on its application,
+// a group dropped from its children and members). Test hooks (Go
 // methods and /_test/ HTTP paths) count requests, inject faults, seed objects
 // and read them back byte for byte.
 package authentikapiserver
