@@ -81,3 +81,48 @@ func TestProviderConfigWrongSystem(t *testing.T) {
 		return c.Status == corev1.ConditionFalse && strings.Contains(c.Message, `ProviderConfig "pc-authentik-for-keystone" configures authentik`) && strings.Contains(c.Message, "spec.keystone")
 	})
 }
+
+// A wrong password costs Keystone one token request per backoff period (5 s, doubling), not one
+// per reconcile of every resource and health check: a Keystone with lockout_failure_attempts
+// must not lock the service user out because of the provider. Fixing the password starts afresh.
+func TestProviderConfigWrongPasswordBackoff(t *testing.T) {
+	// Not parallel: it counts every token request Keystone receives.
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "crossplane-system", Name: "keystone-wrong-backoff"},
+		StringData: map[string]string{"password": "not-the-password-either"}}
+	create(t, secret)
+	pc := keystoneProviderConfig("pc-backoff", "", secret.Name)
+	_, before := counter.snapshot()
+	start := time.Now()
+	create(t, pc)
+	releaseProviderConfig(t, pc.Name)
+	var doms []*ksv1alpha1.Domain
+	for _, n := range []string{"backoff-1", "backoff-2", "backoff-3"} {
+		d := newDomain(n, "e2e-"+n, func(d *ksv1alpha1.Domain) { d.Spec.ProviderConfigReference = &xpv2.Reference{Name: pc.Name} })
+		create(t, d)
+		doms = append(doms, d)
+	}
+	// Attempts at about 0 s, 5 s and 15 s (the next at 35 s): three, one more for slack.
+	time.Sleep(time.Until(start.Add(28 * time.Second)))
+	_, after := counter.snapshot()
+	if n := delta(before, after)["POST /v3/auth/tokens"]; n > 4 {
+		t.Errorf("%d token requests in 28 s for a wrong password (3 Domains and the health check), want at most 4", n)
+	}
+	for _, d := range doms {
+		if c := condition(get(t, d), xpv2.TypeSynced); c.Status != corev1.ConditionFalse || !strings.Contains(c.Message, "401") || !strings.Contains(c.Message, "tries again after") {
+			t.Errorf("%s Synced condition: %+v, want False naming the 401 and when the provider retries", d.Name, c)
+		}
+	}
+	if c := condition(get(t, pc), identityv1alpha1.ConditionTypeAuthenticated); c.Status != corev1.ConditionFalse || !strings.Contains(c.Message, "401") {
+		t.Errorf("ProviderConfig Authenticated condition: %+v, want False naming the 401", c)
+	}
+
+	// The right password is new credentials: no waiting for the backoff.
+	get(t, secret)
+	secret.StringData = map[string]string{"password": os.Getenv("KEYSTONE_ADMIN_PASSWORD")}
+	if err := kube.Update(context.Background(), secret); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range doms {
+		waitReady(t, d)
+	}
+}

@@ -27,7 +27,9 @@ const (
 
 // A Factory builds Keystone clients and caches them per set of credentials. A cached client
 // keeps its token and re-authenticates only when Keystone rejects it, so a reconcile at steady
-// state costs the one read it needs and no token request.
+// state costs the one read it needs and no token request. A failed authentication is not
+// retried before its backoff expires (see clients.Cache), so wrong credentials cost Keystone
+// one token request per backoff period whatever the number of resources.
 type Factory struct {
 	// Transport, when set, carries every request (tests use it to count requests).
 	Transport http.RoundTripper
@@ -54,7 +56,9 @@ func (f *Factory) Client(ctx context.Context, kube client.Reader, pc *identityv1
 	})
 }
 
-// Check authenticates afresh, bypassing the cache: it tells whether the credentials work now.
+// Check authenticates afresh, even when a client is cached: it tells whether the credentials
+// work now (and keeps the new client). It shares the cache's backoff: while the credentials'
+// last authentication failure is remembered, Check returns it without asking Keystone.
 func (f *Factory) Check(ctx context.Context, kube client.Reader, pc *identityv1alpha1.ProviderConfig) error {
 	cfg := pc.Spec.Keystone
 	if cfg == nil {
@@ -64,11 +68,13 @@ func (f *Factory) Check(ctx context.Context, kube client.Reader, pc *identityv1a
 	if err != nil {
 		return err
 	}
-	hc, _, err := clients.HTTPClient(ctx, kube, cfg.TLS, f.Transport)
+	hc, ca, err := clients.HTTPClient(ctx, kube, cfg.TLS, f.Transport)
 	if err != nil {
 		return err
 	}
-	_, err = connect(ctx, cfg, opts, hc)
+	_, err = f.cache.Refresh(cacheKey(cfg, opts, ca), func() (*gophercloud.ServiceClient, error) {
+		return connect(ctx, cfg, opts, hc)
+	})
 	return err
 }
 
@@ -81,6 +87,15 @@ func connect(ctx context.Context, cfg *identityv1alpha1.KeystoneConfig, opts gop
 	pc.UserAgent.Prepend("provider-identity")
 	if err := openstack.Authenticate(ctx, pc, opts); err != nil {
 		return nil, errors.Wrapf(err, errAuthenticate, cfg.AuthURL)
+	}
+	// A cached client re-authenticates when Keystone rejects its token (it expired, or the
+	// password was changed in Keystone): with the cache's backoff too, so that a password
+	// that stopped working is not tried again at every request.
+	if reauth := pc.ReauthFunc; reauth != nil {
+		r := &clients.Retrier{}
+		pc.ReauthFunc = func(ctx context.Context) error {
+			return r.Do(func() error { return errors.Wrapf(reauth(ctx), errAuthenticate, cfg.AuthURL) })
+		}
 	}
 	eo := gophercloud.EndpointOpts{Region: cfg.Region, Availability: gophercloud.Availability(cfg.Interface)}
 	if eo.Availability == "" {
