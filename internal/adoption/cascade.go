@@ -104,10 +104,10 @@ func (e *DeletionBlockedError) Error() string {
 	what := fmt.Sprintf("%s %q (ID %s)", o.Type, o.Key, o.ID)
 	list := describeDependents(e.dependents)
 	if e.Waiting() {
-		return fmt.Sprintf("%s is not deleted yet: deleting it would also delete %s, which their own resources are deleting; "+
+		return fmt.Sprintf("%s is not deleted yet: deleting it would also remove or detach %s, which their own resources are deleting; "+
 			"the deletion goes ahead by itself once they are gone", what, list)
 	}
-	return fmt.Sprintf("%s was not deleted: the deletion would also delete %s. Remove those objects, or let their resources "+
+	return fmt.Sprintf("%s was not deleted: the deletion would also remove or detach %s. Remove those objects, or let their resources "+
 		"delete them, and this deletion goes ahead by itself; or delete this resource with spec.deletionPolicy: Orphan "+
 		"to keep the %s", what, list, o.Type)
 }

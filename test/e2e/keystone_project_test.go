@@ -18,6 +18,7 @@ import (
 
 	ksv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
@@ -143,16 +144,8 @@ func TestProjectNonLeafDeletion(t *testing.T) {
 	if err := kube.Delete(context.Background(), parent); err != nil {
 		t.Fatal(err)
 	}
-	var msg string
-	eventually(t, 30*time.Second, "Synced=False naming the child project", func() bool {
-		msg = condition(get(t, parent), xpv2.TypeSynced).Message
-		return strings.Contains(msg, "child projects")
-	})
-	for _, want := range []string{`Keystone project "parent"`, parentID, `"child" (ID ` + childID + `)`, "Delete the children first"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("deletion message %q does not mention %s", msg, want)
-		}
-	}
+	waitDeletionBlocked(t, parent, adoption.ReasonForeignDependents, `Keystone project "parent"`, parentID,
+		`Keystone project "child" (ID `+childID+`, still managed by Project.keystone.identity.crossplane.io/pj-nonleaf-child)`)
 	if !keystone.exists(t, "projects", parentID) {
 		t.Fatal("the parent project vanished while it still had a child")
 	}

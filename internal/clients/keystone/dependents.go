@@ -57,6 +57,8 @@ const (
 	typeMembership = "Keystone group membership"
 	typeAppCred    = "Keystone application credential"
 	typeInference  = "Keystone implied-role rule"
+	typeCredential = "Keystone credential"
+	typeLimit      = "Keystone limit"
 )
 
 // ProjectsInDomain lists every project of a domain, nested ones included (they share its
@@ -70,10 +72,10 @@ func ChildProjects(ctx context.Context, sc *gophercloud.ServiceClient, projectID
 	return namedDependents(ctx, sc, dependentProjects, url.Values{"parent_id": {projectID}}, typeProject, v1alpha1.ProjectGroupKind.String())
 }
 
-// UsersInDomain lists the users of a domain (for a domain with an LDAP configuration, the
-// directory's users: callers check the configuration first).
+// UsersInDomain lists the users of a domain that a delete would take with it (for a domain
+// with an LDAP configuration, the directory's users: callers check the configuration first).
 func UsersInDomain(ctx context.Context, sc *gophercloud.ServiceClient, domainID string) ([]adoption.Dependent, error) {
-	return namedDependents(ctx, sc, dependentUsers, url.Values{"domain_id": {domainID}}, typeUser, v1alpha1.UserGroupKind.String())
+	return userDependents(ctx, sc, url.Values{"domain_id": {domainID}})
 }
 
 // GroupsInDomain lists the groups of a domain.
@@ -81,10 +83,51 @@ func GroupsInDomain(ctx context.Context, sc *gophercloud.ServiceClient, domainID
 	return namedDependents(ctx, sc, dependentGroups, url.Values{"domain_id": {domainID}}, typeGroup, v1alpha1.GroupGroupKind.String())
 }
 
-// FederatedUsers lists the users an identity provider federated: Keystone deletes their
-// federated identities with the identity provider.
+// FederatedUsers lists what deleting an identity provider takes along with the federated
+// identities of its users.
 func FederatedUsers(ctx context.Context, sc *gophercloud.ServiceClient, idpID string) ([]adoption.Dependent, error) {
-	return namedDependents(ctx, sc, dependentUsers, url.Values{"idp_id": {idpID}}, typeUser, v1alpha1.UserGroupKind.String())
+	return userDependents(ctx, sc, url.Values{"idp_id": {idpID}})
+}
+
+// userDependents lists users as dependents, except Keystone's shadow records of users that a
+// directory or an identity provider holds: Keystone makes those by itself at a login, and
+// deleting one loses no account, only what was granted to it. For a shadow record, the role
+// assignments it holds are the dependents instead.
+func userDependents(ctx context.Context, sc *gophercloud.ServiceClient, q url.Values) ([]adoption.Dependent, error) {
+	users, err := namedDependents(ctx, sc, dependentUsers, q, typeUser, v1alpha1.UserGroupKind.String())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]adoption.Dependent, 0, len(users))
+	for _, u := range users {
+		if !IsShadowUserID(u.ID) {
+			out = append(out, u)
+			continue
+		}
+		grants, err := Assignments(ctx, sc, url.Values{"user.id": {u.ID}})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, grants...)
+	}
+	return out, nil
+}
+
+// IsShadowUserID reports whether a user ID is one Keystone mapped from a directory or an
+// identity provider rather than one of its own users: Keystone gives its own users 32-digit
+// UUIDs, and mapped users the 64-digit SHA-256 of their domain and local ID
+// (keystone/identity/id_generators/sha256.py). Mapped users never carry a marker: only SQL
+// users can hold extra attributes.
+func IsShadowUserID(id string) bool {
+	if len(id) != 64 {
+		return false
+	}
+	for _, c := range id {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func namedDependents(ctx context.Context, sc *gophercloud.ServiceClient, c Collection[namedObject], q url.Values, typ, kind string) ([]adoption.Dependent, error) {
@@ -282,6 +325,45 @@ func ApplicationCredentialsOf(ctx context.Context, sc *gophercloud.ServiceClient
 		out = append(out, adoption.Dependent{Description: adoption.Description{ID: c.ID, Type: typeAppCred, Key: c.Name, Markerless: true}})
 	}
 	return withTruncation(out, err, typeAppCred), nil
+}
+
+// credential is one entry of GET /v3/credentials.
+type credential struct {
+	ID   string `json:"id"`
+	Type string `json:"type"`
+}
+
+// CredentialsOf lists a user's credentials (EC2, TOTP, ...); Keystone deletes them with the
+// user.
+func CredentialsOf(ctx context.Context, sc *gophercloud.ServiceClient, userID string) ([]adoption.Dependent, error) {
+	cs, err := Collection[credential]{Path: "credentials", Plural: "credentials"}.List(ctx, sc, url.Values{"user_id": {userID}})
+	if err != nil && !IsTruncated(err) {
+		return nil, err
+	}
+	out := make([]adoption.Dependent, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, adoption.Dependent{Description: adoption.Description{ID: c.ID, Type: typeCredential, Key: c.Type, Markerless: true}})
+	}
+	return withTruncation(out, err, typeCredential), nil
+}
+
+// limit is one entry of GET /v3/limits.
+type limit struct {
+	ID           string `json:"id"`
+	ResourceName string `json:"resource_name"`
+}
+
+// LimitsOf lists the unified limits set for a project; Keystone deletes them with it.
+func LimitsOf(ctx context.Context, sc *gophercloud.ServiceClient, projectID string) ([]adoption.Dependent, error) {
+	ls, err := Collection[limit]{Path: "limits", Plural: "limits"}.List(ctx, sc, url.Values{"project_id": {projectID}})
+	if err != nil && !IsTruncated(err) {
+		return nil, err
+	}
+	out := make([]adoption.Dependent, 0, len(ls))
+	for _, l := range ls {
+		out = append(out, adoption.Dependent{Description: adoption.Description{ID: l.ID, Type: typeLimit, Key: l.ResourceName, Markerless: true}})
+	}
+	return withTruncation(out, err, typeLimit), nil
 }
 
 // inference is one entry of GET /v3/role_inferences.

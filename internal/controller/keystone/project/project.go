@@ -152,13 +152,15 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Project, p project, 
 }
 
 // Dependents lists what Keystone would delete with the project: nothing while it has child
-// projects (it refuses), so those are reported first, then the role assignments on it.
+// projects (it refuses), so those are reported first, then the role assignments on it and its
+// unified limits.
 func (e *external) Dependents(ctx context.Context, _ *v1alpha1.Project, p project) ([]adoption.Dependent, error) {
 	return keystone.Gather(
 		func() ([]adoption.Dependent, error) { return keystone.ChildProjects(ctx, e.sc, p.ID) },
 		func() ([]adoption.Dependent, error) {
 			return keystone.Assignments(ctx, e.sc, url.Values{"scope.project.id": {p.ID}})
 		},
+		func() ([]adoption.Dependent, error) { return keystone.LimitsOf(ctx, e.sc, p.ID) },
 	)
 }
 
