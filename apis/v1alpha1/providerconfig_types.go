@@ -10,11 +10,14 @@ import (
 
 // ProviderConfigSpec describes one endpoint: an authentik instance or a Keystone.
 // +kubebuilder:validation:XValidation:rule="has(self.authentik) != has(self.keystone)",message="exactly one of spec.authentik or spec.keystone must be set"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.installationID) || (has(self.installationID) && self.installationID == oldSelf.installationID)",message="installationID cannot be changed or removed once set: every object this installation created carries it in its provenance marker, and another ID would make them all foreign (AdoptionRequired). Keep the old value; to manage the same objects from another cluster, give that cluster's ProviderConfig this same installationID"
 type ProviderConfigSpec struct {
 	// InstallationID names this installation in the provenance markers it writes into external
 	// objects. Two installations that manage the same authentik or Keystone must use different
 	// IDs, or each would take the other's objects for its own. When empty, the UID of the
-	// cluster's kube-system namespace is used, which differs between clusters.
+	// cluster's kube-system namespace is used, which differs between clusters. It cannot change
+	// once set, and can be set later only to the ID already in use (status.installationID):
+	// another ID would make every object this installation created foreign.
 	// +optional
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=128
@@ -140,7 +143,10 @@ type KeystoneApplicationCredentialAuth struct {
 type ProviderConfigStatus struct {
 	xpv2.ProviderConfigStatus `json:",inline"`
 
-	// InstallationID is the identity this installation writes into provenance markers.
+	// InstallationID is the identity this installation writes into provenance markers,
+	// recorded the first time the ProviderConfig is reconciled and never changed afterwards:
+	// while spec.installationID (or, unset, the kube-system namespace's UID) differs from it,
+	// the ProviderConfig's resources stop instead of writing markers with another ID.
 	// +optional
 	InstallationID string `json:"installationID,omitempty"`
 }
@@ -148,10 +154,15 @@ type ProviderConfigStatus struct {
 // ConditionTypeAuthenticated reports whether the provider can authenticate with the endpoint.
 const ConditionTypeAuthenticated xpv2.ConditionType = "Authenticated"
 
+// ConditionTypeInstallationID reports whether the ProviderConfig's installation ID is the one
+// recorded in status.installationID, the ID its resources' provenance markers carry.
+const ConditionTypeInstallationID xpv2.ConditionType = "InstallationID"
+
 // +kubebuilder:object:root=true
 
 // A ProviderConfig configures how provider-identity connects to one authentik or Keystone.
 // +kubebuilder:subresource:status
+// +kubebuilder:validation:XValidation:rule="has(oldSelf.spec.installationID) || !has(self.spec.installationID) || !has(oldSelf.status) || !has(oldSelf.status.installationID) || self.spec.installationID == oldSelf.status.installationID",message="spec.installationID can only be set to the ID this ProviderConfig already writes into provenance markers (status.installationID, derived from the kube-system namespace's UID): another ID would make every object it created foreign (AdoptionRequired). Set it to status.installationID, or leave it unset"
 // +kubebuilder:printcolumn:name="AUTHENTICATED",type="string",JSONPath=".status.conditions[?(@.type=='Authenticated')].status"
 // +kubebuilder:printcolumn:name="REASON",type="string",JSONPath=".status.conditions[?(@.type=='Authenticated')].reason"
 // +kubebuilder:printcolumn:name="MESSAGE",type="string",JSONPath=".status.conditions[?(@.type=='Authenticated')].message"

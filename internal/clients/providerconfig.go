@@ -34,6 +34,7 @@ const (
 	errGetSecret    = "cannot read Secret %s/%s"
 	errNoSecretKey  = "Secret %s/%s has no key %q"
 	errKubeSystemNS = "cannot read the kube-system namespace to derive the installation ID; set spec.installationID on the ProviderConfig"
+	errIDChanged    = "ProviderConfig %q would write installation ID %q into provenance markers, but its objects carry %q (status.installationID): they would all become foreign. Set spec.installationID to %q (or, when that is the kube-system namespace's UID, leave it unset); to start over with another ID, create a new ProviderConfig"
 )
 
 // SystemOf returns the system a ProviderConfig configures.
@@ -88,11 +89,26 @@ type Installations struct {
 	clusterID string
 }
 
-// ID returns the installation ID of a ProviderConfig.
+// ID returns the installation ID of a ProviderConfig: spec.installationID, or the cluster's.
+// Once status.installationID records the ID in use, a different one is an error: the CRD
+// refuses the change, but a ProviderConfig stored before that rule (or a kube-system namespace
+// recreated with another UID) would otherwise turn every object it created foreign.
 func (i *Installations) ID(ctx context.Context, kube client.Reader, pc *identityv1alpha1.ProviderConfig) (string, error) {
-	if pc.Spec.InstallationID != "" {
-		return pc.Spec.InstallationID, nil
+	id := pc.Spec.InstallationID
+	if id == "" {
+		var err error
+		if id, err = i.cluster(ctx, kube); err != nil {
+			return "", err
+		}
 	}
+	if rec := pc.Status.InstallationID; rec != "" && rec != id {
+		return "", errors.Errorf(errIDChanged, pc.GetName(), id, rec, rec)
+	}
+	return id, nil
+}
+
+// cluster returns the kube-system namespace's UID.
+func (i *Installations) cluster(ctx context.Context, kube client.Reader) (string, error) {
 	i.mu.Lock()
 	defer i.mu.Unlock()
 	if i.clusterID == "" {

@@ -6,8 +6,11 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
@@ -75,5 +78,51 @@ func TestCELDomain(t *testing.T) {
 	})
 	t.Run("AdoptionPolicyEnum", func(t *testing.T) {
 		rejected(t, newDomain("cel-policy", "x", func(d *ksv1alpha1.Domain) { d.Spec.AdoptionPolicy = "Sometimes" }), "spec.adoptionPolicy")
+	})
+}
+
+// changeRefused applies change to the stored obj (retrying on conflicts with the controller)
+// and asserts that the API server refuses it with a message containing want.
+func changeRefused[T client.Object](t *testing.T, obj T, change func(T), want string) {
+	t.Helper()
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		change(get(t, obj))
+		return kube.Update(context.Background(), obj)
+	})
+	if err == nil {
+		t.Fatalf("the change to %s was accepted; want it refused with %q", obj.GetName(), want)
+	}
+	if !strings.Contains(err.Error(), want) {
+		t.Fatalf("the change to %s was refused with %q; want a message containing %q", obj.GetName(), err, want)
+	}
+}
+
+// An installation ID, once in use, cannot change: every object created carries it in its
+// provenance marker.
+func TestCELProviderConfigInstallationID(t *testing.T) {
+	t.Parallel()
+	// The Secret does not exist: the ProviderConfig never authenticates, and need not.
+	immutable := "installationID cannot be changed or removed once set"
+	t.Run("SetCannotChange", func(t *testing.T) {
+		pc := keystoneProviderConfig("cel-inst-set", "cel-inst-a", "cel-no-such-secret")
+		create(t, pc)
+		changeRefused(t, pc, func(pc *identityv1alpha1.ProviderConfig) { pc.Spec.InstallationID = "cel-inst-b" }, immutable)
+		changeRefused(t, pc, func(pc *identityv1alpha1.ProviderConfig) { pc.Spec.InstallationID = "" }, immutable)
+	})
+	t.Run("DerivedCanOnlyBeSetToItself", func(t *testing.T) {
+		pc := keystoneProviderConfig("cel-inst-derived", "", "cel-no-such-secret")
+		create(t, pc)
+		var recorded string
+		eventually(t, 30*time.Second, "status.installationID recorded", func() bool {
+			recorded = get(t, pc).Status.InstallationID
+			return recorded != ""
+		})
+		if c := condition(get(t, pc), identityv1alpha1.ConditionTypeInstallationID); c.Status != corev1.ConditionTrue || c.Reason != "Recorded" {
+			t.Errorf("InstallationID condition: got %s/%s %q, want True/Recorded", c.Status, c.Reason, c.Message)
+		}
+		changeRefused(t, pc, func(pc *identityv1alpha1.ProviderConfig) { pc.Spec.InstallationID = "cel-inst-other" },
+			"spec.installationID can only be set to the ID this ProviderConfig already writes into provenance markers")
+		update(t, pc, func(pc *identityv1alpha1.ProviderConfig) { pc.Spec.InstallationID = recorded })
+		changeRefused(t, pc, func(pc *identityv1alpha1.ProviderConfig) { pc.Spec.InstallationID = "cel-inst-other" }, immutable)
 	})
 }

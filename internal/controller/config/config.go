@@ -31,6 +31,9 @@ const (
 	reasonAuthenticated  xpv2.ConditionReason = "Authenticated"
 	reasonCannotAuth     xpv2.ConditionReason = "CannotAuthenticate"
 	eventCannotAuth                           = event.Reason("CannotAuthenticate")
+	reasonIDRecorded     xpv2.ConditionReason = "Recorded"
+	reasonIDChanged      xpv2.ConditionReason = "InstallationIDChanged"
+	reasonCannotDeriveID xpv2.ConditionReason = "CannotDeriveInstallationID"
 	recheckWhenHealthy                        = 10 * time.Minute
 	recheckWhenUnhealthy                      = 30 * time.Second
 	errGetPC                                  = "cannot get ProviderConfig"
@@ -102,11 +105,27 @@ func (h *health) Reconcile(ctx context.Context, req reconcile.Request) (reconcil
 		h.record.Event(pc, event.Warning(eventCannotAuth, err))
 		h.log.Debug("Cannot authenticate", "providerconfig", pc.GetName(), "error", err)
 	}
-	if id, ierr := h.o.Installations.ID(ctx, h.kube, pc); ierr == nil {
-		pc.Status.InstallationID = id
-	}
-	pc.SetConditions(c)
+	pc.SetConditions(c, h.installation(ctx, pc))
 	return reconcile.Result{RequeueAfter: after}, errors.Wrap(h.kube.Status().Update(ctx, pc), errUpdateStatus)
+}
+
+// installation records the installation ID in status the first time, and reports in a
+// condition an ID that no longer matches the recorded one: the ProviderConfig's resources then
+// stop (clients.Installations refuses the ID) rather than turn every object foreign.
+func (h *health) installation(ctx context.Context, pc *identityv1alpha1.ProviderConfig) xpv2.Condition {
+	c := xpv2.Condition{Type: identityv1alpha1.ConditionTypeInstallationID, Status: corev1.ConditionTrue,
+		Reason: reasonIDRecorded, LastTransitionTime: metav1.Now(), ObservedGeneration: pc.GetGeneration()}
+	id, err := h.o.Installations.ID(ctx, h.kube, pc)
+	if err != nil {
+		c.Status, c.Reason, c.Message = corev1.ConditionFalse, reasonCannotDeriveID, err.Error()
+		if pc.Status.InstallationID != "" {
+			c.Reason = reasonIDChanged
+		}
+		h.record.Event(pc, event.Warning(event.Reason(c.Reason), err))
+		return c
+	}
+	pc.Status.InstallationID = id
+	return c
 }
 
 func (h *health) check(ctx context.Context, pc *identityv1alpha1.ProviderConfig) error {
