@@ -39,7 +39,10 @@ func domainUsers(t *testing.T, domainID string) (users []ldapUser, ok bool) {
 	var l struct {
 		Users []ldapUser `json:"users"`
 	}
-	if _, err := keystone.sc.Get(context.Background(), keystone.sc.ServiceURL("users")+"?domain_id="+domainID, &l, nil); err != nil {
+	// Bounded: Keystone may not answer at all while a domain's configuration is broken.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := keystone.sc.Get(ctx, keystone.sc.ServiceURL("users")+"?domain_id="+domainID, &l, nil); err != nil {
 		return nil, false
 	}
 	slices.SortFunc(l.Users, func(a, b ldapUser) int { return strings.Compare(a.Name, b.Name) })

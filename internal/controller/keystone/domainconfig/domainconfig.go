@@ -138,7 +138,9 @@ func (e *external) Observe(mg *v1alpha1.DomainConfig, c config, p identityv1alph
 		// Being deleted: nothing will be written, so nothing to compare.
 		return adoption.Observation{UpToDate: true}
 	}
-	want := Render(&mg.Spec.ForProvider.LDAP, c.BindUser, "")
+	// Keystone returns what it stores, the escaped values: compare with the escaped rendering
+	// (a hand-made value with a lone "$" then differs, and is rewritten escaped).
+	want := Escape(Render(&mg.Spec.ForProvider.LDAP, c.BindUser, ""))
 	diff := cmp.Diff(want, have)
 	if sent != c.BindVersion {
 		diff += fmt.Sprintf("bind Secret version: sent %q, now %q\n", sent, c.BindVersion)
@@ -199,15 +201,16 @@ func (e *external) Delete(ctx context.Context, _ *v1alpha1.DomainConfig, c confi
 	return keystone.Wrap(keystone.IgnoreNotFound(keystone.DeleteDomainConfig(ctx, e.sc, c.DomainID)), errDelete, c.DomainID)
 }
 
-// put renders the configuration with the bind credentials, checks every value once more for
-// line breaks, and replaces the domain's configuration with it.
+// put renders the configuration with the bind credentials, escapes it for Keystone's reading
+// (Escape), checks every value once more for line breaks, and replaces the domain's
+// configuration with it.
 // created is false when the domain had a configuration, now replaced.
 func (e *external) put(ctx context.Context, mg *v1alpha1.DomainConfig, domainID, errFmt string) (created bool, err error) {
 	b, err := e.credentials(ctx, mg)
 	if err != nil {
 		return false, err
 	}
-	cfg := Render(&mg.Spec.ForProvider.LDAP, b.user, b.password)
+	cfg := Escape(Render(&mg.Spec.ForProvider.LDAP, b.user, b.password))
 	if err := SingleLines(cfg); err != nil {
 		return false, err
 	}
@@ -220,7 +223,9 @@ func (e *external) put(ctx context.Context, mg *v1alpha1.DomainConfig, domainID,
 	}
 	_, created, err = keystone.PutDomainConfig(ctx, e.sc, domainID, wire)
 	if err != nil {
-		return false, errors.Wrapf(errors.New(redact(keystone.Describe(err), b.password)), errFmt, domainID)
+		// The password went out escaped: redact both forms.
+		msg := redact(redact(keystone.Describe(err), cfg[groupLDAP][optPassword]), b.password)
+		return false, errors.Wrapf(errors.New(msg), errFmt, domainID)
 	}
 	return created, nil
 }

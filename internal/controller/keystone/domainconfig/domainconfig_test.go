@@ -2,10 +2,14 @@ package domainconfig
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/gophercloud/gophercloud/v2"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -93,6 +97,28 @@ func TestRender(t *testing.T) {
 	}
 }
 
+func TestEscape(t *testing.T) {
+	cases := map[string]struct {
+		group, option, value, want string
+	}{
+		"Plain":                 {group: "ldap", option: "url", value: "ldap://x", want: "ldap://x"},
+		"DollarDoubled":         {group: "ldap", option: "user_filter", value: "(uid=a$b)", want: "(uid=a$$b)"},
+		"DoubledDollarsDoubled": {group: "ldap", option: "user", value: "cn=pa$$x$", want: "cn=pa$$$$x$$"},
+		"SubstitutionKept":      {group: "ldap", option: "user", value: "${ldap.url}", want: "$${ldap.url}"},
+		"PercentDoubled":        {group: "ldap", option: "user_filter", value: "(cn=50%s)", want: "(cn=50%%s)"},
+		"PasswordOnlyDollars":   {group: "ldap", option: "password", value: "p%s$w%%", want: "p%s$$w%%"},
+		"IdentityGroup":         {group: "identity", option: "driver", value: "l$%", want: "l$$%%"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := Escape(map[string]map[string]string{tc.group: {tc.option: tc.value}})
+			if d := cmp.Diff(map[string]map[string]string{tc.group: {tc.option: tc.want}}, got); d != "" {
+				t.Errorf("Escape (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
 func TestSingleLines(t *testing.T) {
 	if err := SingleLines(map[string]map[string]string{"ldap": {"url": "ldap://x", "user": "cn=a"}}); err != nil {
 		t.Errorf("single lines refused: %v", err)
@@ -121,6 +147,7 @@ func TestObserve(t *testing.T) {
 	}
 	cases := map[string]struct {
 		cfg       config
+		filter    *string
 		sent      string
 		deleted   bool
 		upToDate  bool
@@ -146,6 +173,23 @@ func TestObserve(t *testing.T) {
 		"BindUserChanged": {
 			cfg: config{DomainID: "d", Options: asKeystone(rendered), BindUser: "cn=other", BindVersion: "uid/1"}, sent: "uid/1", diffMatch: "cn=other",
 		},
+		"EscapedValuesAsStored": {
+			cfg: config{DomainID: "d", Options: func() keystone.DomainConfig {
+				o := asKeystone(rendered)
+				o["ldap"]["user"] = "cn=a$$b%%c"
+				o["ldap"]["user_filter"] = "(uid=$$x)"
+				return o
+			}(), BindUser: "cn=a$b%c", BindVersion: "uid/1"},
+			filter: ptr("(uid=$x)"), sent: "uid/1", upToDate: true,
+		},
+		"UnescapedDollarByHand": {
+			cfg: func() config {
+				o := asKeystone(rendered)
+				o["ldap"]["user_filter"] = "(uid=$x)"
+				return config{DomainID: "d", Options: o, BindUser: "cn=admin", BindVersion: "uid/1"}
+			}(),
+			filter: ptr("(uid=$x)"), sent: "uid/1", diffMatch: "(uid=$$x)",
+		},
 		"BeingDeleted": {
 			cfg: config{DomainID: "d", Options: keystone.DomainConfig{"ldap": {"url": "ldap://else"}}}, deleted: true, upToDate: true,
 		},
@@ -153,6 +197,7 @@ func TestObserve(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			mg := &v1alpha1.DomainConfig{Spec: v1alpha1.DomainConfigSpec{ForProvider: v1alpha1.DomainConfigParameters{LDAP: spec()}}}
+			mg.Spec.ForProvider.LDAP.Users.Filter = tc.filter
 			if tc.sent != "" {
 				meta.AddAnnotations(mg, map[string]string{AnnotationBindVersion: tc.sent})
 			}
@@ -226,5 +271,51 @@ func TestRedact(t *testing.T) {
 	}
 	if got := redact("nothing", ""); got != "nothing" {
 		t.Errorf("redact with no password: %q", got)
+	}
+}
+
+// put sends the escaped configuration, and a refusal that echoes the password shows neither
+// the password nor its escaped form.
+func TestPutEscapes(t *testing.T) {
+	const pw = "pa$x%s"
+	var sent map[string]map[string]string
+	refuse := false
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Config map[string]map[string]string `json:"config"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		sent = body.Config
+		w.Header().Set("Content-Type", "application/json")
+		if refuse {
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte(`{"error":{"code":400,"title":"Bad Request","message":"cannot use ` + body.Config["ldap"]["password"] + ` (` + pw + `)"}}`))
+			return
+		}
+		w.WriteHeader(http.StatusCreated)
+		_, _ = w.Write([]byte(`{"config":{}}`))
+	}))
+	defer srv.Close()
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "bind", UID: "u1", ResourceVersion: "1"},
+		Data: map[string][]byte{"username": []byte("cn=a$b%c"), "password": []byte(pw)}}
+	mg := &v1alpha1.DomainConfig{Spec: v1alpha1.DomainConfigSpec{ForProvider: v1alpha1.DomainConfigParameters{LDAP: spec()}}}
+	mg.Spec.ForProvider.LDAP.Users.Filter = ptr("(uid=$x)")
+	e := &external{
+		sc:   &gophercloud.ServiceClient{ProviderClient: &gophercloud.ProviderClient{HTTPClient: *srv.Client()}, Endpoint: srv.URL + "/v3/"},
+		kube: fake.NewClientBuilder().WithObjects(secret).Build(),
+	}
+	if _, err := e.put(context.Background(), mg, "d", errCreate); err != nil {
+		t.Fatalf("put: %v", err)
+	}
+	got := map[string]string{"user": sent["ldap"]["user"], "password": sent["ldap"]["password"], "user_filter": sent["ldap"]["user_filter"]}
+	want := map[string]string{"user": "cn=a$$b%%c", "password": "pa$$x%s", "user_filter": "(uid=$$x)"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("sent (-want +got):\n%s", d)
+	}
+
+	refuse = true
+	_, err := e.put(context.Background(), mg, "d", errCreate)
+	if err == nil || strings.Contains(err.Error(), "pa$$x%s") || strings.Contains(err.Error(), pw) || !strings.Contains(err.Error(), redactedPasswrd) {
+		t.Errorf("a refusal echoing the password: got %v, want it redacted in both forms", err)
 	}
 }

@@ -88,6 +88,28 @@ func Render(l *v1alpha1.LDAPConfig, user, password string) map[string]map[string
 	return map[string]map[string]string{groupIdentity: {optDriver: "ldap"}, groupLDAP: o}
 }
 
+// Escape returns the configuration as Keystone must store it to use the values given. Keystone
+// reads a domain's options through oslo.config, which substitutes "$name" and "${group.name}"
+// with other options' values ("$$" reads as "$"; an unknown name fails every identity call of
+// the domain), and it first %-formats every non-sensitive string value with the sensitive ones
+// ("%%" reads as "%", "%(password)s" would inline the password). So every "$" is doubled, and
+// every "%" of a value other than the password (the one sensitive option) too. Keystone's API
+// returns the stored, escaped strings, so Observe compares them with the escaped rendering.
+func Escape(cfg map[string]map[string]string) map[string]map[string]string {
+	out := make(map[string]map[string]string, len(cfg))
+	for g, opts := range cfg {
+		out[g] = make(map[string]string, len(opts))
+		for k, v := range opts {
+			v = strings.ReplaceAll(v, "$", "$$")
+			if !(g == groupLDAP && k == optPassword) {
+				v = strings.ReplaceAll(v, "%", "%%")
+			}
+			out[g][k] = v
+		}
+	}
+	return out
+}
+
 // SingleLines fails, naming the option but never its value, when a value holds a line break:
 // the API server's validation already refuses them in the spec, this also covers the Secret's
 // values and resources that bypassed admission.
