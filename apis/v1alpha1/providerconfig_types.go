@@ -50,6 +50,7 @@ type AuthentikConfig struct {
 	// URL of authentik, for example https://authentik.example.com. The provider talks to
 	// <url>/api/v3.
 	// +kubebuilder:validation:Pattern=`^https?://[^\s]+$`
+	// +kubebuilder:validation:MaxLength=2048
 	URL string `json:"url"`
 
 	// TokenSecretRef selects the Secret key that holds an authentik API token.
@@ -65,10 +66,13 @@ type AuthentikConfig struct {
 type KeystoneConfig struct {
 	// AuthURL is Keystone's identity v3 endpoint, for example https://keystone.example.com/v3.
 	// +kubebuilder:validation:Pattern=`^https?://[^\s]+$`
+	// +kubebuilder:validation:MaxLength=2048
 	AuthURL string `json:"authURL"`
 
 	// Region of the identity endpoint in the service catalog.
 	// +optional
+	// +kubebuilder:validation:MaxLength=255
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	Region string `json:"region,omitempty"`
 
 	// Interface of the identity endpoint in the service catalog.
@@ -94,11 +98,15 @@ type KeystoneConfig struct {
 type KeystonePasswordAuth struct {
 	// Username of the Keystone user.
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=255
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	Username string `json:"username"`
 
 	// UserDomainName is the domain of the user.
 	// +optional
 	// +kubebuilder:default=Default
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	UserDomainName string `json:"userDomainName,omitempty"`
 
 	// PasswordSecretRef selects the Secret key that holds the password.
@@ -114,14 +122,20 @@ type KeystoneScope struct {
 	// ProjectName scopes the token to a project. A project scope is the fastest for Keystone to
 	// validate.
 	// +optional
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	ProjectName *string `json:"projectName,omitempty"`
 
 	// ProjectDomainName is the domain of ProjectName.
 	// +optional
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	ProjectDomainName *string `json:"projectDomainName,omitempty"`
 
 	// DomainName scopes the token to a domain.
 	// +optional
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	DomainName *string `json:"domainName,omitempty"`
 
 	// System scopes the token to the whole deployment.
@@ -133,6 +147,8 @@ type KeystoneScope struct {
 type KeystoneApplicationCredentialAuth struct {
 	// ID of the application credential.
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9-]+$`
 	ID string `json:"id"`
 
 	// SecretRef selects the Secret key that holds the application credential's secret.

@@ -60,6 +60,26 @@ func TestCELProviderConfig(t *testing.T) {
 		k.Password = &p
 		rejected(t, pc("cel-two-scopes", identityv1alpha1.ProviderConfigSpec{Keystone: &k}), "exactly one of projectName, domainName or system must be set")
 	})
+	t.Run("UsernameNewline", func(t *testing.T) {
+		k := *ks
+		p := *k.Password
+		p.Username = "admin\nx"
+		k.Password = &p
+		refusedField(t, pc("cel-pc-username", identityv1alpha1.ProviderConfigSpec{Keystone: &k}), "spec.keystone.password.username", "should match")
+	})
+	t.Run("ProjectNameTooLong", func(t *testing.T) {
+		k := *ks
+		p := *k.Password
+		long := strings.Repeat("p", 65)
+		p.Scope.ProjectName = &long
+		k.Password = &p
+		refusedField(t, pc("cel-pc-project", identityv1alpha1.ProviderConfigSpec{Keystone: &k}), "spec.keystone.password.scope.projectName", "Too long")
+	})
+	t.Run("ApplicationCredentialIDSlash", func(t *testing.T) {
+		k := *ks
+		k.Password, k.ApplicationCredential = nil, &identityv1alpha1.KeystoneApplicationCredentialAuth{ID: "a/b", SecretRef: secret}
+		refusedField(t, pc("cel-pc-appcred", identityv1alpha1.ProviderConfigSpec{Keystone: &k}), "spec.keystone.applicationCredential.id", "should match")
+	})
 	t.Run("InstallationIDPattern", func(t *testing.T) {
 		rejected(t, pc("cel-installation", identityv1alpha1.ProviderConfigSpec{Keystone: ks, InstallationID: "has spaces"}), "spec.installationID")
 	})
