@@ -1,12 +1,14 @@
 package authentik
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	api "goauthentik.io/api/v3"
 	extv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -102,10 +104,48 @@ func TestAttributeMarker(t *testing.T) {
 	if diff := cmp.Diff(&marker, AttributeMarker(map[string]any{MarkerAttribute: marker.Encode()})); diff != "" {
 		t.Errorf("AttributeMarker(marked): -want, +got:\n%s", diff)
 	}
-	for name, attrs := range map[string]map[string]any{"nil": nil, "absent": {"a": 1}, "number": {MarkerAttribute: 1.0}, "garbage": {MarkerAttribute: "%%%"}} {
+	for name, attrs := range map[string]map[string]any{
+		"nil": nil, "absent": {"a": 1}, "number": {MarkerAttribute: 1.0}, "garbage": {MarkerAttribute: "%%%"},
+		"object": {MarkerAttribute: map[string]any{"v": "v1"}}, "list": {MarkerAttribute: []any{marker.Encode()}},
+		"null": {MarkerAttribute: nil}, "bool": {MarkerAttribute: true}, "empty": {MarkerAttribute: ""},
+	} {
 		if m := AttributeMarker(attrs); m != nil {
 			t.Errorf("AttributeMarker(%s): want nil, got %+v", name, m)
 		}
+	}
+}
+
+// Odd values under the marker key, or under any other key, decode with authentik's models (a
+// group or user that failed to decode could neither be observed nor let go of), read as no
+// marker, and are kept apart from the marker when attributes are written.
+func TestOddAttributeValues(t *testing.T) {
+	odd := map[string]string{
+		"number": `5`, "object": `{"v":"v1"}`, "list": `["` + marker.Encode() + `"]`, "null": `null`, "bool": `true`,
+	}
+	for name, v := range odd {
+		t.Run(name, func(t *testing.T) {
+			attrs := `{"` + MarkerAttribute + `":` + v + `,"other":{"a":[1,null]},"n":null}`
+			var g api.Group
+			group := `{"pk":"p","num_pk":1,"name":"g","parents_obj":[],"users_obj":[],"roles_obj":[],"inherited_roles_obj":[],"children":[],"children_obj":[],"attributes":` + attrs + `}`
+			if err := json.Unmarshal([]byte(group), &g); err != nil {
+				t.Fatalf("decoding a group: %v", err)
+			}
+			var u api.User
+			user := `{"pk":1,"username":"u","name":"u","date_joined":"2026-01-01T00:00:00Z","is_superuser":false,"groups_obj":[],"roles_obj":[],` +
+				`"avatar":"","uid":"x","uuid":"00000000-0000-0000-0000-000000000000","password_change_date":"2026-01-01T00:00:00Z","last_updated":"2026-01-01T00:00:00Z","attributes":` + attrs + `}`
+			if err := json.Unmarshal([]byte(user), &u); err != nil {
+				t.Fatalf("decoding a user: %v", err)
+			}
+			for kind, a := range map[string]map[string]any{"group": g.Attributes, "user": u.Attributes} {
+				if m := AttributeMarker(a); m != nil {
+					t.Errorf("%s: a %s marker read as %+v, want none", kind, name, m)
+				}
+				out, changed := MergeAttributes(a, nil, marker)
+				if !changed || out[MarkerAttribute] != marker.Encode() || !cmp.Equal(out["other"], a["other"]) {
+					t.Errorf("%s: MergeAttributes = %v, %v; want the marker string over the %s value, the rest kept", kind, out, changed, name)
+				}
+			}
+		})
 	}
 }
 

@@ -34,7 +34,9 @@ type domain struct {
 	Name        string `json:"name,omitempty"`
 	Description string `json:"description"`
 	Enabled     bool   `json:"enabled"`
-	Marker      string `json:"crossplane_provenance,omitempty"`
+
+	// Marker is read leniently: a hand-set non-string value is no marker, not a decode error.
+	Marker keystone.MarkerAttr `json:"crossplane_provenance,omitempty"`
 }
 
 var domains = keystone.Collection[domain]{Path: "domains", Singular: "domain", Plural: "domains"}

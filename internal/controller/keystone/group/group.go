@@ -39,7 +39,9 @@ type group struct {
 	Name        string `json:"name,omitempty"`
 	DomainID    string `json:"domain_id,omitempty"`
 	Description string `json:"description"`
-	Marker      string `json:"crossplane_provenance,omitempty"`
+
+	// Marker is read leniently: a hand-set non-string value is no marker, not a decode error.
+	Marker keystone.MarkerAttr `json:"crossplane_provenance,omitempty"`
 }
 
 var groups = keystone.Collection[group]{Path: "groups", Singular: "group", Plural: "groups"}

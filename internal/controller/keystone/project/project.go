@@ -48,7 +48,9 @@ type project struct {
 	Description string   `json:"description"`
 	Enabled     bool     `json:"enabled"`
 	Tags        []string `json:"tags"`
-	Marker      string   `json:"crossplane_provenance,omitempty"`
+
+	// Marker is read leniently: a hand-set non-string value is no marker, not a decode error.
+	Marker keystone.MarkerAttr `json:"crossplane_provenance,omitempty"`
 }
 
 var projects = keystone.Collection[project]{Path: "projects", Singular: "project", Plural: "projects"}

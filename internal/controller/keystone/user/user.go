@@ -76,7 +76,9 @@ type user struct {
 	Enabled          bool   `json:"enabled"`
 	Email            string `json:"email"`
 	DefaultProjectID string `json:"default_project_id"`
-	Marker           string `json:"crossplane_provenance,omitempty"`
+
+	// Marker is read leniently: a hand-set non-string value is no marker, not a decode error.
+	Marker keystone.MarkerAttr `json:"crossplane_provenance,omitempty"`
 
 	// Secret is the password Secret as it stood when the user was read; nil when the spec
 	// manages no password. It is not part of Keystone's answer.

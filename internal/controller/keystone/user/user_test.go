@@ -24,6 +24,7 @@ import (
 
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
@@ -259,7 +260,7 @@ func TestRequests(t *testing.T) {
 	userBody := `{"user":` + userJSON + `}`
 	good := pwSecret(map[string][]byte{"password": []byte(password)})
 	ldap := map[string]answer{"GET " + ks("domains/d1/config/identity/driver"): {code: 200, body: `{"config":{"driver":"ldap"}}`}}
-	observed := user{ID: "u1", Name: "alice", DomainID: "d1", Enabled: true, Email: "a@example.com", Marker: marker.Encode()}
+	observed := user{ID: "u1", Name: "alice", DomainID: "d1", Enabled: true, Email: "a@example.com", Marker: keystone.MarkerAttr(marker.Encode())}
 	withSecret := func(s *secretState) user { c := observed; c.Secret = s; return c }
 	withPassword := func(p *v1alpha1.UserParameters) { p.PasswordSecretRef, p.Enabled = secretRef, ptr(true) }
 	create := func(e *external, mg *v1alpha1.User) (any, error) {
