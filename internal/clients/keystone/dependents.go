@@ -57,7 +57,6 @@ const (
 	typeMembership = "Keystone group membership"
 	typeAppCred    = "Keystone application credential"
 	typeInference  = "Keystone implied-role rule"
-	typeCredential = "Keystone credential"
 	typeLimit      = "Keystone limit"
 )
 
@@ -325,26 +324,6 @@ func ApplicationCredentialsOf(ctx context.Context, sc *gophercloud.ServiceClient
 		out = append(out, adoption.Dependent{Description: adoption.Description{ID: c.ID, Type: typeAppCred, Key: c.Name, Markerless: true}})
 	}
 	return withTruncation(out, err, typeAppCred), nil
-}
-
-// credential is one entry of GET /v3/credentials.
-type credential struct {
-	ID   string `json:"id"`
-	Type string `json:"type"`
-}
-
-// CredentialsOf lists a user's credentials (EC2, TOTP, ...); Keystone deletes them with the
-// user.
-func CredentialsOf(ctx context.Context, sc *gophercloud.ServiceClient, userID string) ([]adoption.Dependent, error) {
-	cs, err := Collection[credential]{Path: "credentials", Plural: "credentials"}.List(ctx, sc, url.Values{"user_id": {userID}})
-	if err != nil && !IsTruncated(err) {
-		return nil, err
-	}
-	out := make([]adoption.Dependent, 0, len(cs))
-	for _, c := range cs {
-		out = append(out, adoption.Dependent{Description: adoption.Description{ID: c.ID, Type: typeCredential, Key: c.Type, Markerless: true}})
-	}
-	return withTruncation(out, err, typeCredential), nil
 }
 
 // limit is one entry of GET /v3/limits.

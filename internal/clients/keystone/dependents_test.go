@@ -146,6 +146,20 @@ func TestDependents(t *testing.T) {
 			},
 			want: []adoption.Dependent{{Description: adoption.Description{ID: "u@g", Type: typeMembership, Key: "user bob in group team", Markerless: true}}},
 		},
+		"ApplicationCredentialsOfAUser": {
+			answers: map[string]string{"/v3/users/u/application_credentials": `{"application_credentials": [{"id": "c", "name": "ci"}]}`},
+			list: func(ctx context.Context, sc *gophercloud.ServiceClient) ([]adoption.Dependent, error) {
+				return ApplicationCredentialsOf(ctx, sc, "u")
+			},
+			want: []adoption.Dependent{{Description: adoption.Description{ID: "c", Type: typeAppCred, Key: "ci", Markerless: true}}},
+		},
+		"LimitsOfAProject": {
+			answers: map[string]string{"/v3/limits?project_id=p": `{"limits": [{"id": "l", "resource_name": "cores"}]}`},
+			list: func(ctx context.Context, sc *gophercloud.ServiceClient) ([]adoption.Dependent, error) {
+				return LimitsOf(ctx, sc, "p")
+			},
+			want: []adoption.Dependent{{Description: adoption.Description{ID: "l", Type: typeLimit, Key: "cores", Markerless: true}}},
+		},
 		"KeystoneFails": {
 			answers: map[string]string{"/v3/users?idp_id=i": "500"},
 			list: func(ctx context.Context, sc *gophercloud.ServiceClient) ([]adoption.Dependent, error) {
