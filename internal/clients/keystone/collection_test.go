@@ -1,8 +1,11 @@
 package keystone
 
 import (
+	"context"
 	"errors"
 	"net/http"
+	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -53,6 +56,56 @@ func TestIgnoreNotFound(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			if diff := cmp.Diff(tc.want, IgnoreNotFound(tc.err), cmpopts.EquateErrors()); diff != "" {
+				t.Errorf("-want +got:\n%s", diff)
+			}
+		})
+	}
+}
+
+// A list that Keystone cut short under list_limit is never taken for the whole list; pages that
+// Keystone links are followed.
+func TestListTruncated(t *testing.T) {
+	groups := Collection[namedObject]{Path: "groups", Singular: "group", Plural: "groups"}
+	cases := map[string]struct {
+		answers   map[string]string
+		want      []string
+		truncated bool
+	}{
+		"Whole": {
+			answers: map[string]string{"/v3/groups?name=g": `{"groups": [{"id": "1"}], "links": {"next": null}}`},
+			want:    []string{"1"},
+		},
+		"Truncated": {
+			answers:   map[string]string{"/v3/groups?name=g": `{"groups": [{"id": "1"}, {"id": "2"}], "truncated": true, "links": {"next": null}}`},
+			want:      []string{"1", "2"},
+			truncated: true,
+		},
+		"PagedAndFollowed": {
+			answers: map[string]string{
+				"/v3/groups?name=g":          `{"groups": [{"id": "1"}], "truncated": true, "links": {"next": "NEXT/v3/groups?name=g&marker=1"}}`,
+				"/v3/groups?name=g&marker=1": `{"groups": [{"id": "2"}], "links": {"next": null}}`,
+			},
+			want: []string{"1", "2"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			sc := cannedKeystone(t, tc.answers)
+			for k, v := range tc.answers {
+				tc.answers[k] = strings.ReplaceAll(v, "NEXT", strings.TrimSuffix(sc.Endpoint, "/v3/"))
+			}
+			got, err := groups.List(context.Background(), sc, url.Values{"name": {"g"}})
+			if IsTruncated(err) != tc.truncated || (err != nil && !tc.truncated) {
+				t.Fatalf("List(): error %v, want truncated %v", err, tc.truncated)
+			}
+			if tc.truncated && !strings.Contains(err.Error(), "list_limit") {
+				t.Errorf("truncation error %q does not say what to raise", err)
+			}
+			ids := make([]string, 0, len(got))
+			for _, g := range got {
+				ids = append(ids, g.ID)
+			}
+			if diff := cmp.Diff(tc.want, ids); diff != "" {
 				t.Errorf("-want +got:\n%s", diff)
 			}
 		})
