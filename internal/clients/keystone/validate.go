@@ -11,7 +11,10 @@ import (
 // Keystone's rules for the values drivers write, checked with clients.CheckFields right
 // before a create or update. Keystone stores names as given and puts IDs into URLs.
 
-var keystoneID = regexp.MustCompile(`^[A-Za-z0-9-]+$`)
+var (
+	keystoneID   = regexp.MustCompile(`^[A-Za-z0-9-]+$`)
+	federationID = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+)
 
 // Name is a Keystone name of at most max characters: not blank, no control characters.
 func Name(max int) clients.Rule {
@@ -34,6 +37,16 @@ func Description(v string) string { return clients.Text(v) }
 func ID(v string) string {
 	if len(v) > 64 || !keystoneID.MatchString(v) {
 		return "is not a Keystone ID: letters, digits and hyphens only, at most 64 characters"
+	}
+	return ""
+}
+
+// FederationID is the ID of an identity provider, mapping or protocol, chosen by the user and
+// part of the federation URLs: letters, digits, '-' and '_', at most 64 (Keystone's mapping
+// ID rule).
+func FederationID(v string) string {
+	if len(v) > 64 || !federationID.MatchString(v) {
+		return "is not a Keystone federation ID: letters, digits, '-' and '_' only, at most 64 characters"
 	}
 	return ""
 }

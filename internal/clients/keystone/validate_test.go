@@ -30,6 +30,8 @@ func TestCheckFields(t *testing.T) {
 		"DotsInID":              {fields: []clients.Field{clients.F("spec.forProvider.parentId", "..", ID)}, want: "spec.forProvider.parentId"},
 		"QueryInID":             {fields: []clients.Field{clients.F("spec.forProvider.domainId", "a?b=c", ID)}, want: "spec.forProvider.domainId"},
 		"IDTooLong":             {fields: []clients.Field{clients.F("spec.forProvider.domainId", strings.Repeat("a", 65), ID)}, want: "at most 64"},
+		"FederationID":          {fields: []clients.Field{clients.F("spec.forProvider.id", "my_idp-1", FederationID)}},
+		"FederationIDDot":       {fields: []clients.Field{clients.F("spec.forProvider.mappingId", "../m", FederationID)}, want: `spec.forProvider.mappingId "../m" is not a Keystone federation ID`},
 		"LDAPUserID":            {fields: []clients.Field{clients.F("spec.forProvider.userId", "John Smith", ActorID)}},
 		"SlashInActorID":        {fields: []clients.Field{clients.F("spec.forProvider.userId", "a/b", ActorID)}, want: "spec.forProvider.userId"},
 		"DotDotActorID":         {fields: []clients.Field{clients.F("spec.forProvider.groupId", "..", ActorID)}, want: "spec.forProvider.groupId"},

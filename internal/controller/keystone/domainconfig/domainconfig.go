@@ -154,6 +154,9 @@ func (e *external) Observe(mg *v1alpha1.DomainConfig, c config, p identityv1alph
 // the round trip between the two is replaced, which the 200 tells exactly, and is refused too
 // rather than claimed.
 func (e *external) Create(ctx context.Context, mg *v1alpha1.DomainConfig, _ provenance.Marker) (string, managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return "", nil, err
+	}
 	id := deref(mg.Spec.ForProvider.DomainID)
 	if id == "" {
 		return "", nil, errors.New(errNoDomain)
@@ -178,6 +181,9 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.DomainConfig, _ prov
 
 // Update replaces the whole configuration (with the password) and records the Secret version.
 func (e *external) Update(ctx context.Context, mg *v1alpha1.DomainConfig, c config, _ provenance.Marker) (managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return nil, err
+	}
 	if _, err := e.put(ctx, mg, c.DomainID, errUpdate); err != nil {
 		return nil, err
 	}

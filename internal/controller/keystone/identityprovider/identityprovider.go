@@ -99,6 +99,9 @@ func (e *external) Observe(mg *v1alpha1.IdentityProvider, idp keystone.IdentityP
 }
 
 func (e *external) Create(ctx context.Context, mg *v1alpha1.IdentityProvider, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return "", nil, err
+	}
 	fp := &mg.Spec.ForProvider
 	if fp.DomainID == nil || *fp.DomainID == "" {
 		return "", nil, errors.Errorf(errNoDomain, fp.ID)
@@ -116,6 +119,9 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.IdentityProvider, m 
 // Update patches the managed fields and the description with the marker as its last line. The
 // domain is sent only when it differs: Keystone refuses to change it, and says so.
 func (e *external) Update(ctx context.Context, mg *v1alpha1.IdentityProvider, idp keystone.IdentityProvider, m provenance.Marker) (managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return nil, err
+	}
 	fp := &mg.Spec.ForProvider
 	w := desired(fp)
 	if w.DomainID != nil && *w.DomainID == idp.DomainID {

@@ -120,6 +120,9 @@ func (e *external) Observe(mg *v1alpha1.Protocol, p keystone.Protocol, pv identi
 }
 
 func (e *external) Create(ctx context.Context, mg *v1alpha1.Protocol, _ provenance.Marker) (string, managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return "", nil, err
+	}
 	fp := &mg.Spec.ForProvider
 	if fp.IdentityProviderID == nil || fp.MappingID == nil {
 		return "", nil, errors.Errorf(errNotResolved, fp.ID)
@@ -132,6 +135,9 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Protocol, _ provenan
 }
 
 func (e *external) Update(ctx context.Context, mg *v1alpha1.Protocol, p keystone.Protocol, _ provenance.Marker) (managed.ConnectionDetails, error) {
+	if err := validate(mg); err != nil {
+		return nil, err
+	}
 	fp := &mg.Spec.ForProvider
 	opts := keystone.ProtocolOpts{MappingID: p.MappingID, RemoteIDAttribute: fp.RemoteIDAttribute}
 	if fp.MappingID != nil {
