@@ -6,6 +6,7 @@ package adoption
 
 import (
 	"context"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -84,6 +85,7 @@ type External[MR resource.LegacyManaged, O any] struct {
 	annotations  managed.CriticalAnnotationUpdater
 	recorder     event.Recorder
 	owners       Owners
+	unconfirmed  func(error) bool
 
 	observed *O
 	verdict  verdict
@@ -104,6 +106,9 @@ type Config[MR resource.LegacyManaged] struct {
 	// Owners finds the resources behind the objects a delete would take with it (kinds whose
 	// driver is a Cascader); without it those objects are described by their markers alone.
 	Owners Owners
+	// MayHaveCommitted tells the system's failed writes that may have been carried out all
+	// the same (a 5xx, a timeout); nil means none.
+	MayHaveCommitted func(error) bool
 }
 
 // NewExternal returns an External for one reconcile.
@@ -112,7 +117,8 @@ func NewExternal[MR resource.LegacyManaged, O any](d Driver[MR, O], c Config[MR]
 	if r == nil {
 		r = event.NewNopRecorder()
 	}
-	return &External[MR, O]{driver: d, policy: c.Policy, groupKind: c.GroupKind, installation: c.Installation, annotations: c.Annotations, recorder: r, owners: c.Owners}
+	return &External[MR, O]{driver: d, policy: c.Policy, groupKind: c.GroupKind, installation: c.Installation, annotations: c.Annotations, recorder: r, owners: c.Owners,
+		unconfirmed: c.MayHaveCommitted}
 }
 
 func (e *External[MR, O]) self(mg MR, origin provenance.Origin) provenance.Marker {
@@ -238,6 +244,10 @@ func (e *External[MR, O]) Create(ctx context.Context, mg MR) (managed.ExternalCr
 	m := e.self(mg, provenance.OriginCreated)
 	id, conn, err := e.driver.Create(ctx, mg, m)
 	if err != nil {
+		if e.unconfirmed != nil && e.unconfirmed(err) {
+			// The reconciler persists every annotation with its record of the failed create.
+			meta.AddAnnotations(mg, map[string]string{AnnotationCreateUnconfirmed: time.Now().UTC().Format(time.RFC3339)})
+		}
 		return managed.ExternalCreation{}, err
 	}
 	meta.SetExternalName(mg, id)
@@ -320,6 +330,12 @@ func (e *External[MR, O]) checkDependents(ctx context.Context, mg MR) error {
 // cannot carry one.
 const AnnotationMarker = "identity.crossplane.io/provenance"
 
+// AnnotationCreateUnconfirmed records, on the managed resource, that its last create failed in
+// a way that may have created the object all the same (a 5xx, a timeout). Until the resource
+// records an external name, a markerless object found under its key is then its own, as after
+// an interrupted create: only this resource issues creates under that key.
+const AnnotationCreateUnconfirmed = "identity.crossplane.io/create-unconfirmed"
+
 // annotatedMarker returns the marker recorded on the resource for a markerless kind. It proves
 // ownership only of the object the resource recorded as its own (its external name): when that
 // object is gone and another with the same natural key has appeared, the newcomer is unmarked.
@@ -332,7 +348,7 @@ func (e *External[MR, O]) annotatedMarker(mg MR, id string) *provenance.Marker {
 			return &m
 		}
 	}
-	if recorded == "" && meta.ExternalCreateIncomplete(mg) {
+	if recorded == "" && (meta.ExternalCreateIncomplete(mg) || mg.GetAnnotations()[AnnotationCreateUnconfirmed] != "") {
 		m := e.self(mg, provenance.OriginCreated)
 		return &m
 	}

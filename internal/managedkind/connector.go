@@ -12,6 +12,8 @@ import (
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 )
 
 // A Connector connects one managed resource to its system: it tracks the ProviderConfig usage,
@@ -44,6 +46,12 @@ func NewConnector[MR resource.LegacyManaged, C any, O any](kube client.Client, r
 	}
 }
 
+// mayHaveCommitted tells, per system, the failed writes that may have been carried out anyway.
+var mayHaveCommitted = map[clients.System]func(error) bool{
+	clients.Keystone:  keystone.MayHaveCommitted,
+	clients.Authentik: authentik.MayHaveCommitted,
+}
+
 // Connect implements managed.TypedExternalConnector.
 func (c *Connector[MR, C, O]) Connect(ctx context.Context, mg MR) (managed.TypedExternalClient[MR], error) {
 	pc, err := clients.ProviderConfigFor(ctx, c.Kube, c.Usage, mg, c.System)
@@ -65,5 +73,7 @@ func (c *Connector[MR, C, O]) Connect(ctx context.Context, mg MR) (managed.Typed
 		Annotations:  managed.NewRetryingCriticalAnnotationUpdater(NewPolicyAwareWriter(c.Kube)),
 		Recorder:     c.Recorder,
 		Owners:       c.Owners,
+
+		MayHaveCommitted: mayHaveCommitted[c.System],
 	}), nil
 }

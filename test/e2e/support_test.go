@@ -37,10 +37,13 @@ type countingTransport struct {
 }
 
 // A fault answers the next Times requests whose method matches and whose path starts with
-// Prefix with Status (or, with Status 0, fails them as a refused connection would).
+// Prefix with Status (or, with Status 0, fails them as a refused connection would). With
+// Committed, the request reaches the server first and only its answer is lost, as when a
+// server fails after committing a write.
 type fault struct {
 	Method, Prefix string
 	Status, Times  int
+	Committed      bool
 }
 
 // inject adds a fault; it is removed when the test ends.
@@ -82,6 +85,13 @@ func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	c.byPath[r.Method+" "+r.URL.Path]++
 	f := c.fault(r)
 	c.mu.Unlock()
+	if f != nil && f.Committed {
+		resp, err := http.DefaultTransport.RoundTrip(r)
+		if err != nil {
+			return nil, err
+		}
+		_ = resp.Body.Close()
+	}
 	switch {
 	case f == nil:
 		return http.DefaultTransport.RoundTrip(r)

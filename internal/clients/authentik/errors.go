@@ -27,6 +27,17 @@ func AsError(err error, resp *http.Response) error {
 	return e
 }
 
+// MayHaveCommitted reports whether a failed write may have been carried out all the same:
+// authentik answered 5xx, or no answer came. A 4xx, or an error raised before anything was
+// sent, means it was not.
+func MayHaveCommitted(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	return e.Status == 0 || e.Status >= http.StatusInternalServerError
+}
+
 // IsNotFoundError reports whether err is authentik's 404.
 func IsNotFoundError(err error) bool {
 	var e *Error

@@ -115,3 +115,22 @@ func TestNextPage(t *testing.T) {
 		t.Errorf("NextPage(last): want 0, got %d", got)
 	}
 }
+
+func TestMayHaveCommitted(t *testing.T) {
+	cases := map[string]struct {
+		err  error
+		want bool
+	}{
+		"NoAnswer":      {err: &Error{Status: 0, Message: "connection reset"}, want: true},
+		"Answered502":   {err: &Error{Status: 502, Message: "bad gateway"}, want: true},
+		"Refused400":    {err: &Error{Status: 400, Message: "slug taken"}},
+		"NotACallError": {err: errors.New("spec.forProvider.name is invalid")},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := MayHaveCommitted(tc.err); got != tc.want {
+				t.Errorf("MayHaveCommitted(%v): got %v, want %v", tc.err, got, tc.want)
+			}
+		})
+	}
+}

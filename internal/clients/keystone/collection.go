@@ -136,12 +136,50 @@ func IsConflict(err error) bool {
 }
 
 // Wrap describes a failed call with context: the error as Describe tells it, without the
-// request body. A nil err is nil.
+// request body. A nil err is nil. The result still answers MayHaveCommitted like err.
 func Wrap(err error, format string, args ...any) error {
 	if err == nil {
 		return nil
 	}
-	return errors.Wrapf(errors.New(Describe(err)), format, args...)
+	return errors.Wrapf(&answer{status: status(err), message: Describe(err), cause: err}, format, args...)
+}
+
+// answer is a described call error: its message never holds the request, and it remembers
+// Keystone's status (0 when none came) and the cause, for errors.Is and errors.As.
+type answer struct {
+	status  int
+	message string
+	cause   error
+}
+
+func (a *answer) Error() string { return a.message }
+func (a *answer) Unwrap() error { return a.cause }
+
+// status is the HTTP status of a failed call, 0 when Keystone did not answer.
+func status(err error) int {
+	var ue gophercloud.ErrUnexpectedResponseCode
+	if errors.As(err, &ue) {
+		return ue.Actual
+	}
+	var a *answer
+	if errors.As(err, &a) {
+		return a.status
+	}
+	return 0
+}
+
+// MayHaveCommitted reports whether a failed write may have been carried out all the same:
+// Keystone answered 5xx, or no answer came (a timeout, a dropped connection). A 4xx, or an error
+// raised before anything was sent, means it was not.
+func MayHaveCommitted(err error) bool {
+	if err == nil {
+		return false
+	}
+	if s := status(err); s != 0 {
+		return s >= http.StatusInternalServerError
+	}
+	var ue *url.Error
+	return errors.As(err, &ue) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // Describe turns a gophercloud error into one sentence without the request body: Keystone's

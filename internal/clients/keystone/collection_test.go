@@ -111,3 +111,29 @@ func TestListTruncated(t *testing.T) {
 		})
 	}
 }
+
+func TestMayHaveCommitted(t *testing.T) {
+	answered := func(code int) error {
+		return gophercloud.ErrUnexpectedResponseCode{Method: http.MethodPut, URL: "http://keystone/v3/x", Actual: code}
+	}
+	cases := map[string]struct {
+		err  error
+		want bool
+	}{
+		"Nil":                {},
+		"Answered503":        {err: answered(http.StatusServiceUnavailable), want: true},
+		"Wrapped503":         {err: Wrap(answered(http.StatusBadGateway), "cannot assign %s", "r"), want: true},
+		"Refused409":         {err: answered(http.StatusConflict)},
+		"Wrapped404":         {err: Wrap(answered(http.StatusNotFound), "cannot assign %s", "r")},
+		"NoAnswer":           {err: &url.Error{Op: "Put", URL: "http://keystone/v3/x", Err: errors.New("connection reset")}, want: true},
+		"DeadlineExceeded":   {err: Wrap(context.DeadlineExceeded, "cannot assign %s", "r"), want: true},
+		"NothingWasSentSoNo": {err: errors.New("spec.forProvider.name is invalid")},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := MayHaveCommitted(tc.err); got != tc.want {
+				t.Errorf("MayHaveCommitted(%v): got %v, want %v", tc.err, got, tc.want)
+			}
+		})
+	}
+}

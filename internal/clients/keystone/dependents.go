@@ -291,13 +291,17 @@ func nameOr(r ref) string {
 // GroupsOfUser lists the memberships of a user; a user's deletion removes them.
 func GroupsOfUser(ctx context.Context, sc *gophercloud.ServiceClient, userID, userName string) ([]adoption.Dependent, error) {
 	gs, err := Collection[namedObject]{Path: "users/" + url.PathEscape(userID) + "/groups", Plural: "groups"}.List(ctx, sc, nil)
-	return memberships(gs, err, func(g namedObject) (string, string) { return userID + "@" + g.ID, "user " + userName + " in group " + g.Name })
+	return memberships(gs, err, func(g namedObject) (string, string) {
+		return userID + "@" + g.ID, "user " + userName + " in group " + g.Name
+	})
 }
 
 // MembersOfGroup lists the memberships in a group; a group's deletion removes them.
 func MembersOfGroup(ctx context.Context, sc *gophercloud.ServiceClient, groupID, groupName string) ([]adoption.Dependent, error) {
 	us, err := Collection[namedObject]{Path: "groups/" + url.PathEscape(groupID) + "/users", Plural: "users"}.List(ctx, sc, nil)
-	return memberships(us, err, func(u namedObject) (string, string) { return u.ID + "@" + groupID, "user " + u.Name + " in group " + groupName })
+	return memberships(us, err, func(u namedObject) (string, string) {
+		return u.ID + "@" + groupID, "user " + u.Name + " in group " + groupName
+	})
 }
 
 func memberships(objs []namedObject, err error, describe func(namedObject) (id, key string)) ([]adoption.Dependent, error) {

@@ -139,7 +139,9 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Group, g group, m pr
 // members' memberships.
 func (e *external) Dependents(ctx context.Context, _ *v1alpha1.Group, g group) ([]adoption.Dependent, error) {
 	return keystone.Gather(
-		func() ([]adoption.Dependent, error) { return keystone.Assignments(ctx, e.sc, url.Values{"group.id": {g.ID}}) },
+		func() ([]adoption.Dependent, error) {
+			return keystone.Assignments(ctx, e.sc, url.Values{"group.id": {g.ID}})
+		},
 		func() ([]adoption.Dependent, error) { return keystone.MembersOfGroup(ctx, e.sc, g.ID, g.Name) },
 	)
 }

@@ -145,7 +145,9 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Role, r role, m prov
 // implied-role rules it takes part in, either side.
 func (e *external) Dependents(ctx context.Context, _ *v1alpha1.Role, r role) ([]adoption.Dependent, error) {
 	return keystone.Gather(
-		func() ([]adoption.Dependent, error) { return keystone.Assignments(ctx, e.sc, url.Values{"role.id": {r.ID}}) },
+		func() ([]adoption.Dependent, error) {
+			return keystone.Assignments(ctx, e.sc, url.Values{"role.id": {r.ID}})
+		},
 		func() ([]adoption.Dependent, error) { return keystone.ImpliedRoleRules(ctx, e.sc, r.ID) },
 	)
 }

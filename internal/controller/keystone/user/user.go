@@ -246,7 +246,9 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.User, u user, m prov
 // memberships and application credentials.
 func (e *external) Dependents(ctx context.Context, _ *v1alpha1.User, u user) ([]adoption.Dependent, error) {
 	return keystone.Gather(
-		func() ([]adoption.Dependent, error) { return keystone.Assignments(ctx, e.sc, url.Values{"user.id": {u.ID}}) },
+		func() ([]adoption.Dependent, error) {
+			return keystone.Assignments(ctx, e.sc, url.Values{"user.id": {u.ID}})
+		},
 		func() ([]adoption.Dependent, error) { return keystone.GroupsOfUser(ctx, e.sc, u.ID, u.Name) },
 		func() ([]adoption.Dependent, error) { return keystone.ApplicationCredentialsOf(ctx, e.sc, u.ID) },
 	)
