@@ -116,13 +116,18 @@ func TestProviderConfigWrongPasswordBackoff(t *testing.T) {
 		t.Errorf("ProviderConfig Authenticated condition: %+v, want False naming the 401", c)
 	}
 
-	// The right password is new credentials: no waiting for the backoff.
+	// The right password is new credentials: no waiting for the client's backoff. Each Domain
+	// still waits for its own next reconcile, which the controller's per-resource backoff (up to
+	// a minute after half a minute of failures) schedules.
 	get(t, secret)
 	secret.StringData = map[string]string{"password": os.Getenv("KEYSTONE_ADMIN_PASSWORD")}
 	if err := kube.Update(context.Background(), secret); err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range doms {
-		waitReady(t, d)
+		eventually(t, 150*time.Second, d.Name+" to be Ready and Synced with the right password", func() bool {
+			get(t, d)
+			return condition(d, xpv2.TypeReady).Status == corev1.ConditionTrue && condition(d, xpv2.TypeSynced).Status == corev1.ConditionTrue
+		})
 	}
 }
