@@ -136,24 +136,24 @@ func IsConflict(err error) bool {
 }
 
 // Wrap describes a failed call with context: the error as Describe tells it, without the
-// request body. A nil err is nil. The result still answers MayHaveCommitted like err.
+// request body. A nil err is nil. The result answers MayHaveCommitted like err, and is not a
+// gophercloud error any more: a wrapped 404 is a failure of the call it describes.
 func Wrap(err error, format string, args ...any) error {
 	if err == nil {
 		return nil
 	}
-	return errors.Wrapf(&answer{status: status(err), message: Describe(err), cause: err}, format, args...)
+	return errors.Wrapf(&answer{status: status(err), noAnswer: noAnswer(err), message: Describe(err)}, format, args...)
 }
 
 // answer is a described call error: its message never holds the request, and it remembers
-// Keystone's status (0 when none came) and the cause, for errors.Is and errors.As.
+// Keystone's status (0 when none came) and whether no answer came at all.
 type answer struct {
-	status  int
-	message string
-	cause   error
+	status   int
+	noAnswer bool
+	message  string
 }
 
 func (a *answer) Error() string { return a.message }
-func (a *answer) Unwrap() error { return a.cause }
 
 // status is the HTTP status of a failed call, 0 when Keystone did not answer.
 func status(err error) int {
@@ -168,6 +168,16 @@ func status(err error) int {
 	return 0
 }
 
+// noAnswer is true for a call that got no answer: a timeout or a dropped connection.
+func noAnswer(err error) bool {
+	var a *answer
+	if errors.As(err, &a) {
+		return a.noAnswer
+	}
+	var ue *url.Error
+	return errors.As(err, &ue) || errors.Is(err, context.DeadlineExceeded)
+}
+
 // MayHaveCommitted reports whether a failed write may have been carried out all the same:
 // Keystone answered 5xx, or no answer came (a timeout, a dropped connection). A 4xx, or an error
 // raised before anything was sent, means it was not.
@@ -178,8 +188,7 @@ func MayHaveCommitted(err error) bool {
 	if s := status(err); s != 0 {
 		return s >= http.StatusInternalServerError
 	}
-	var ue *url.Error
-	return errors.As(err, &ue) || errors.Is(err, context.DeadlineExceeded)
+	return noAnswer(err)
 }
 
 // Describe turns a gophercloud error into one sentence without the request body: Keystone's
