@@ -12,11 +12,12 @@ all: build
 
 generate:
 	go generate -tags generate ./apis/...
+	python3 hack/gen-backend-xrd.py
 
 check-generated: generate
-	@if [ -n "$$(git status --porcelain apis package)" ]; then \
+	@if [ -n "$$(git status --porcelain apis package cluster)" ]; then \
 	  echo "Generated files are out of date or uncommitted. Run 'make generate' and commit:"; \
-	  git status --porcelain apis package; \
+	  git status --porcelain apis package cluster; \
 	  exit 1; \
 	fi
 
