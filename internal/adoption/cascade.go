@@ -55,6 +55,24 @@ type Owners interface {
 	ByExternalName(ctx context.Context, kind, name string) (OwnerState, error)
 }
 
+// A Waiter learns which resources a blocked deletion waits for, so that it can reconcile the
+// waiting resource as soon as they are gone (Owners implementations may also be Waiters).
+type Waiter interface {
+	// WaitFor records that the resource kind/name waits for each of resources (Kind.group/name).
+	WaitFor(kind, name string, resources []string)
+}
+
+// waitedFor lists the resources that are deleting the dependents.
+func waitedFor(ds []judgedDependent) []string {
+	out := make([]string, 0, len(ds))
+	for _, d := range ds {
+		if d.waiting {
+			out = append(out, d.owner)
+		}
+	}
+	return out
+}
+
 // The DeletionBlocked condition. The reconciler owns Ready (Deleting) and Synced (ReconcileError,
 // with this message) while a delete fails, so the reason lives on a condition of its own.
 const (
@@ -77,6 +95,8 @@ type judgedDependent struct {
 	Dependent
 	why     string
 	waiting bool
+	// owner is the resource of this installation that manages the dependent, if any.
+	owner string
 }
 
 // A DeletionBlockedError explains why an object was not deleted: the external system would
@@ -150,6 +170,7 @@ func judge(ctx context.Context, owners Owners, installation string, ds []Depende
 		if err != nil {
 			return nil, err
 		}
+		j.owner = st.Resource
 		m := d.Marker
 		switch {
 		case m != nil && m.Installation != installation:

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
@@ -43,6 +44,16 @@ func (f cascadeOwners) ByExternalName(_ context.Context, kind, name string) (Own
 	return f.byName[kind+"|"+name], f.err
 }
 
+// waitingOwners also records what a blocked deletion waits for.
+type waitingOwners struct {
+	cascadeOwners
+	waits *[]string
+}
+
+func (w waitingOwners) WaitFor(kind, name string, resources []string) {
+	*w.waits = append(*w.waits, kind+"/"+name+" waits for "+strings.Join(resources, ","))
+}
+
 func marked(installation, res string) *provenance.Marker {
 	return &provenance.Marker{Installation: installation, Resource: res, Origin: provenance.OriginCreated}
 }
@@ -60,6 +71,7 @@ func TestDeleteWithDependents(t *testing.T) {
 		reason   xpv2.ConditionReason
 		contains []string
 		errIs    error
+		waits    []string
 	}
 	cases := map[string]struct {
 		dependents []Dependent
@@ -112,7 +124,8 @@ func TestDeleteWithDependents(t *testing.T) {
 				byName:   map[string]OwnerState{"RoleAssignment.x|k": {Resource: "RoleAssignment.x/ra", Deleting: true}},
 			},
 			want: want{blocked: true, reason: ReasonDependentsDeleting, contains: []string{
-				"being deleted by " + projectKind + "/a", "being deleted by RoleAssignment.x/ra", "goes ahead by itself"}},
+				"being deleted by " + projectKind + "/a", "being deleted by RoleAssignment.x/ra", "goes ahead by itself"},
+				waits: []string{groupKind + "/a waits for " + projectKind + "/a,RoleAssignment.x/ra"}},
 		},
 		"OneForeignAmongWaitedFor": {
 			dependents: []Dependent{dependent("1", marked("here", projectKind+"/a")), dependent("2", nil)},
@@ -137,6 +150,10 @@ func TestDeleteWithDependents(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
+			var waits []string
+			if o, ok := tc.owners.(cascadeOwners); ok {
+				tc.owners = waitingOwners{cascadeOwners: o, waits: &waits}
+			}
 			d := &cascadingDriver{
 				fakeDriver: fakeDriver{byID: map[string]obj{"1": {ID: "d1", Key: "dom", Marker: ours(provenance.OriginCreated)}}},
 				dependents: tc.dependents, err: tc.listErr,
@@ -166,6 +183,9 @@ func TestDeleteWithDependents(t *testing.T) {
 			}
 			if tc.want.errIs == nil && !tc.want.blocked && err != nil {
 				t.Errorf("Delete(): unexpected error %v", err)
+			}
+			if diff := cmp.Diff(tc.want.waits, waits, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("WaitFor calls: -want +got:\n%s", diff)
 			}
 			c := mg.GetCondition(TypeDeletionBlocked)
 			if c.Reason != tc.want.reason {

@@ -20,9 +20,13 @@ type Options struct {
 	Authentik *authentik.Factory
 	// Installations derives installation IDs for provenance markers.
 	Installations *clients.Installations
+	// Waker wakes deletions that wait for other resources of this provider once those are
+	// gone; nil leaves them to the reconciler's backoff.
+	Waker *Waker
 }
 
 // NewOptions returns Options with fresh client factories.
 func NewOptions(o controller.Options) Options {
-	return Options{Options: o, Keystone: &keystone.Factory{}, Authentik: &authentik.Factory{}, Installations: &clients.Installations{}}
+	return Options{Options: o, Keystone: &keystone.Factory{}, Authentik: &authentik.Factory{}, Installations: &clients.Installations{},
+		Waker: NewWaker()}
 }

@@ -34,6 +34,15 @@ func externalNameIndex(o client.Object) []string {
 type Owners struct {
 	Kube   client.Reader
 	Scheme *runtime.Scheme
+	// Waker, when set, wakes a deletion once the resources it waits for are gone.
+	Waker *Waker
+}
+
+// WaitFor implements adoption.Waiter.
+func (o Owners) WaitFor(kind, name string, resources []string) {
+	if o.Waker != nil {
+		o.Waker.WaitFor(kind, name, resources)
+	}
 }
 
 // ByMarker reports on the resource a marker names, as Kind.group/name.

@@ -5,11 +5,15 @@ import (
 
 	"github.com/gophercloud/gophercloud/v2"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	xpevent "github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
@@ -18,6 +22,7 @@ import (
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 	"github.com/crossplane-contrib/provider-identity/internal/usage"
 )
 
@@ -29,9 +34,9 @@ func SetupKind[MR resource.LegacyManaged, C any, O any](mgr ctrl.Manager, o Opti
 	clientFor func(context.Context, client.Reader, *identityv1alpha1.ProviderConfig) (C, error), newDriver func(C) adoption.Driver[MR, O], policy adoption.Policy[MR],
 	extra ...managed.ReconcilerOption) error {
 	gk := gvk.GroupKind().String()
-	rec := event.NewAPIRecorder(mgr.GetEventRecorderFor(managed.ControllerName(gk)))
+	rec := xpevent.NewAPIRecorder(mgr.GetEventRecorderFor(managed.ControllerName(gk)))
 	c := NewConnector(mgr.GetClient(), rec, o, sys, gk, clientFor, newDriver, policy)
-	c.Owners = Owners{Kube: mgr.GetClient(), Scheme: mgr.GetScheme()}
+	c.Owners = Owners{Kube: mgr.GetClient(), Scheme: mgr.GetScheme(), Waker: o.Waker}
 	return Setup(mgr, o, gvk, obj, c, extra...)
 }
 
@@ -71,7 +76,7 @@ func Setup[MR resource.LegacyManaged](mgr ctrl.Manager, o Options, gvk schema.Gr
 		managed.WithCreationGracePeriod(0),
 		managed.WithReferenceResolver(NewPolicyAwareResolver(mgr.GetClient())),
 		managed.WithLogger(o.Logger.WithValues("controller", name)),
-		managed.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name))),
+		managed.WithRecorder(xpevent.NewAPIRecorder(mgr.GetEventRecorderFor(name))),
 		managed.WithPollInterval(o.PollInterval),
 		managed.WithManagementPolicies(),
 	}
@@ -92,12 +97,20 @@ func Setup[MR resource.LegacyManaged](mgr ctrl.Manager, o Options, gvk schema.Gr
 	// The reconciler writes through a PolicyAwareWriter: without LateInitialize, its updates of
 	// the resource (finalizer, annotations) must not persist resolved references or defaults.
 	r := managed.NewReconciler(writerManager{Manager: mgr, writer: NewPolicyAwareWriter(mgr.GetClient())}, resource.ManagedKind(gvk), opts...)
-	return ctrl.NewControllerManagedBy(mgr).
+	b := ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
 		WithEventFilter(resource.DesiredStateChanged()).
-		For(obj).
-		Complete(ratelimiter.NewReconciler(name, errors.WithSilentRequeueOnConflict(r), o.GlobalRateLimiter))
+		For(obj)
+	if o.Waker != nil {
+		gk := gvk.GroupKind().String()
+		// Deletions waiting for resources of this kind wake up when those are gone; waiting
+		// resources of this kind are woken through the Waker's source.
+		b = b.Watches(obj, handler.Funcs{DeleteFunc: func(_ context.Context, e event.DeleteEvent, _ workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			o.Waker.Gone(provenance.ResourceName(gk, e.Object.GetName()))
+		}}).WatchesRawSource(o.Waker.source(gk))
+	}
+	return b.Complete(ratelimiter.NewReconciler(name, errors.WithSilentRequeueOnConflict(r), o.GlobalRateLimiter))
 }
 
 // SetupGated adds the controller once its CRD is installed, when the provider runs with a gate;

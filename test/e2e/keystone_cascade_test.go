@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -311,4 +312,39 @@ func exists(t *testing.T, mg resource.Managed) bool {
 	t.Helper()
 	err := kube.Get(context.Background(), keyOf(mg), mg)
 	return err == nil
+}
+
+// A deletion that waits for sibling resources is reconciled as soon as the last of them is
+// gone, not when its backoff comes round: here the domain has been retried for over a minute
+// (its backoff is at its one-minute cap) when its project's resource finally goes, and the
+// domain follows within seconds.
+func TestDomainDeletionWokenWhenItsContentsAreGone(t *testing.T) {
+	t.Parallel()
+	dom := readyDomain(t, "casc-wake-dom", "e2e-casc-wake")
+	proj := newProject("casc-wake-proj", "held", func(p *ksv1alpha1.Project) {
+		p.Spec.ForProvider.DomainRef = &xpv2.Reference{Name: dom.Name}
+		// Another controller's finalizer holds the resource, and so its project, for a while.
+		p.SetFinalizers([]string{"e2e.identity.crossplane.io/hold"})
+	})
+	create(t, proj)
+	waitReady(t, proj)
+	deleteResource(t, proj)
+	deleteResource(t, dom)
+	waitDeletionBlocked(t, dom, adoption.ReasonDependentsDeleting, "being deleted by Project.keystone.identity.crossplane.io/casc-wake-proj")
+	time.Sleep(75 * time.Second)
+	if !exists(t, dom) {
+		t.Fatalf("the domain's resource went while its project was held")
+	}
+
+	updateWith(t, proj, func() {
+		proj.SetFinalizers(slices.DeleteFunc(proj.GetFinalizers(), func(f string) bool { return f == "e2e.identity.crossplane.io/hold" }))
+	})
+	// A finalizer's removal is no change of desired state: the project's resource goes at its
+	// own next retry, up to its backoff's one-minute cap.
+	eventually(t, 150*time.Second, "the project's resource to go", func() bool { return !exists(t, proj) })
+	gone := time.Now()
+	eventually(t, 60*time.Second, "the domain's resource to go", func() bool { return !exists(t, dom) })
+	if d := time.Since(gone); d > 10*time.Second {
+		t.Errorf("the domain went %s after its project's resource, want it woken within seconds", d.Round(time.Second))
+	}
 }

@@ -1,0 +1,90 @@
+package managedkind
+
+import (
+	"sync"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/source"
+)
+
+// A Waker reconciles a resource whose deletion waits for other resources of this provider
+// (see adoption.Waiter) as soon as the last of them is gone, instead of when the reconciler's
+// backoff next comes round: a domain deleted together with its projects goes right after them.
+type Waker struct {
+	mu       sync.Mutex
+	channels map[string]chan event.GenericEvent
+	// pending maps a waiting resource to the resources (Kind.group/name) it still waits for.
+	pending map[waiter]map[string]bool
+	// waiters maps a resource to the resources waiting for it.
+	waiters map[string]map[waiter]bool
+}
+
+type waiter struct{ kind, name string }
+
+// wakeBuffer is how many wake-ups a kind's controller may have pending; beyond that one is
+// dropped, and the waiting resource is reconciled by its backoff as before.
+const wakeBuffer = 1024
+
+// NewWaker returns a Waker with no waiters.
+func NewWaker() *Waker {
+	return &Waker{channels: map[string]chan event.GenericEvent{}, pending: map[waiter]map[string]bool{}, waiters: map[string]map[waiter]bool{}}
+}
+
+// source returns the event source of a kind's controller: the wake-ups of its resources.
+func (w *Waker) source(kind string) source.Source {
+	return source.Channel(w.channel(kind), &handler.EnqueueRequestForObject{})
+}
+
+func (w *Waker) channel(kind string) chan event.GenericEvent {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ch, ok := w.channels[kind]
+	if !ok {
+		ch = make(chan event.GenericEvent, wakeBuffer)
+		w.channels[kind] = ch
+	}
+	return ch
+}
+
+// WaitFor records that the resource kind/name waits for every one of resources to be gone,
+// replacing what it waited for before.
+func (w *Waker) WaitFor(kind, name string, resources []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	wt := waiter{kind, name}
+	set := make(map[string]bool, len(resources))
+	for _, r := range resources {
+		set[r] = true
+		if w.waiters[r] == nil {
+			w.waiters[r] = map[waiter]bool{}
+		}
+		w.waiters[r][wt] = true
+	}
+	w.pending[wt] = set
+}
+
+// Gone records that resource (Kind.group/name) was deleted, and wakes the resources that were
+// waiting for nothing else.
+func (w *Waker) Gone(resource string) {
+	w.mu.Lock()
+	var wake []waiter
+	for wt := range w.waiters[resource] {
+		set := w.pending[wt]
+		delete(set, resource)
+		if len(set) == 0 && set != nil {
+			delete(w.pending, wt)
+			wake = append(wake, wt)
+		}
+	}
+	delete(w.waiters, resource)
+	w.mu.Unlock()
+	for _, wt := range wake {
+		ev := event.GenericEvent{Object: &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: wt.name}}}
+		select {
+		case w.channel(wt.kind) <- ev:
+		default:
+		}
+	}
+}
