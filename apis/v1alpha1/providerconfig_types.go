@@ -242,3 +242,9 @@ func init() {
 	SchemeBuilder.Register(&ProviderConfig{}, &ProviderConfigList{})
 	SchemeBuilder.Register(&ProviderConfigUsage{}, &ProviderConfigUsageList{})
 }
+
+// ProviderConfigSpec returns the spec, which every ProviderConfig kind shares.
+func (pc *ProviderConfig) ProviderConfigSpec() *ProviderConfigSpec { return &pc.Spec }
+
+// ProviderConfigStatus returns the status, which every ProviderConfig kind shares.
+func (pc *ProviderConfig) ProviderConfigStatus() *ProviderConfigStatus { return &pc.Status }

@@ -106,50 +106,6 @@ func (mg *IdentityProvider) ResolveReferences(ctx context.Context, c client.Read
 	return nil
 }
 
-// ResolveReferences of this Project.
-func (mg *Project) ResolveReferences(ctx context.Context, c client.Reader) error {
-	r := reference.NewAPIResolver(c, mg)
-
-	var rsp reference.ResolutionResponse
-	var err error
-
-	rsp, err = r.Resolve(ctx, reference.ResolutionRequest{
-		CurrentValue: reference.FromPtrValue(mg.Spec.ForProvider.DomainID),
-		Extract:      reference.ExternalName(),
-		Namespace:    mg.GetNamespace(),
-		Reference:    mg.Spec.ForProvider.DomainRef,
-		Selector:     mg.Spec.ForProvider.DomainSelector,
-		To: reference.To{
-			List:    &DomainList{},
-			Managed: &Domain{},
-		},
-	})
-	if err != nil {
-		return errors.Wrap(err, "mg.Spec.ForProvider.DomainID")
-	}
-	mg.Spec.ForProvider.DomainID = reference.ToPtrValue(rsp.ResolvedValue)
-	mg.Spec.ForProvider.DomainRef = rsp.ResolvedReference
-
-	rsp, err = r.Resolve(ctx, reference.ResolutionRequest{
-		CurrentValue: reference.FromPtrValue(mg.Spec.ForProvider.ParentID),
-		Extract:      reference.ExternalName(),
-		Namespace:    mg.GetNamespace(),
-		Reference:    mg.Spec.ForProvider.ParentRef,
-		Selector:     mg.Spec.ForProvider.ParentSelector,
-		To: reference.To{
-			List:    &ProjectList{},
-			Managed: &Project{},
-		},
-	})
-	if err != nil {
-		return errors.Wrap(err, "mg.Spec.ForProvider.ParentID")
-	}
-	mg.Spec.ForProvider.ParentID = reference.ToPtrValue(rsp.ResolvedValue)
-	mg.Spec.ForProvider.ParentRef = rsp.ResolvedReference
-
-	return nil
-}
-
 // ResolveReferences of this Protocol.
 func (mg *Protocol) ResolveReferences(ctx context.Context, c client.Reader) error {
 	r := reference.NewAPIResolver(c, mg)

@@ -1,10 +1,6 @@
 package v1alpha1
 
 import (
-	"reflect"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
@@ -27,18 +23,19 @@ type ProjectParameters struct {
 	// +optional
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
+	// +identity:reference:type=Domain
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="domainId cannot be changed: Keystone cannot move a project to another domain; create a new Project instead"
-	// +crossplane:generate:reference:type=Domain
-	// +crossplane:generate:reference:refFieldName=DomainRef
-	// +crossplane:generate:reference:selectorFieldName=DomainSelector
 	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9-]+$')",message="domainId must be a Keystone domain ID: letters, digits and hyphens only, as Keystone itself requires (for example 4c0f8d3b9e2a4f5c8a7b6d5e4f3a2b1c, or default for the Default domain)"
 	DomainID *string `json:"domainId,omitempty"`
 
-	// DomainRef references the Domain whose ID fills DomainID.
+	// DomainRef references the Domain whose ID fills DomainID: a Domain in this Project's
+	// namespace (for a cluster-scoped Project, a cluster-scoped Domain). A reference never
+	// leaves the namespace.
 	// +optional
 	DomainRef *xpv2.Reference `json:"domainRef,omitempty"`
 
-	// DomainSelector selects the Domain whose ID fills DomainID.
+	// DomainSelector selects the Domain whose ID fills DomainID, among the Domains of this
+	// Project's namespace (a cluster-scoped Project: among the cluster-scoped Domains).
 	// +optional
 	DomainSelector *xpv2.Selector `json:"domainSelector,omitempty"`
 
@@ -47,18 +44,16 @@ type ProjectParameters struct {
 	// +optional
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
+	// +identity:reference:type=Project
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="parentId cannot be changed: Keystone cannot move a project to another parent; create a new Project instead"
-	// +crossplane:generate:reference:type=Project
-	// +crossplane:generate:reference:refFieldName=ParentRef
-	// +crossplane:generate:reference:selectorFieldName=ParentSelector
 	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9-]+$')",message="parentId must be a Keystone project ID: letters, digits and hyphens only, as Keystone itself requires (for example 4c0f8d3b9e2a4f5c8a7b6d5e4f3a2b1c)"
 	ParentID *string `json:"parentId,omitempty"`
 
-	// ParentRef references the Project whose ID fills ParentID.
+	// ParentRef references the Project whose ID fills ParentID, in this Project's namespace.
 	// +optional
 	ParentRef *xpv2.Reference `json:"parentRef,omitempty"`
 
-	// ParentSelector selects the Project whose ID fills ParentID.
+	// ParentSelector selects the Project whose ID fills ParentID, in this Project's namespace.
 	// +optional
 	ParentSelector *xpv2.Selector `json:"parentSelector,omitempty"`
 
@@ -97,56 +92,4 @@ type ProjectObservation struct {
 
 	// Provenance tells whether the project was created, adopted or only observed.
 	Provenance identityv1alpha1.Provenance `json:"provenance,omitempty"`
-}
-
-// A ProjectSpec defines the desired state of a Project.
-type ProjectSpec struct {
-	xpv2.ClusterManagedResourceSpec `json:",inline"`
-	identityv1alpha1.AdoptionSpec   `json:",inline"`
-
-	ForProvider ProjectParameters `json:"forProvider"`
-}
-
-// A ProjectStatus represents the observed state of a Project.
-type ProjectStatus struct {
-	xpv2.ManagedResourceStatus `json:",inline"`
-	AtProvider                 ProjectObservation `json:"atProvider,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// A Project is a Keystone project.
-// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
-// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
-// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
-// +kubebuilder:printcolumn:name="PROVENANCE",type="string",JSONPath=".status.atProvider.provenance",priority=1
-// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
-// +kubebuilder:subresource:status
-// +kubebuilder:resource:scope=Cluster,categories={crossplane,managed,identity,keystone}
-type Project struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-
-	Spec   ProjectSpec   `json:"spec"`
-	Status ProjectStatus `json:"status,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// ProjectList contains a list of Project.
-type ProjectList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []Project `json:"items"`
-}
-
-// Project type metadata.
-var (
-	ProjectKind             = reflect.TypeFor[Project]().Name()
-	ProjectGroupKind        = SchemeGroupVersion.WithKind(ProjectKind).GroupKind()
-	ProjectGroupVersionKind = SchemeGroupVersion.WithKind(ProjectKind)
-)
-
-func init() {
-	SchemeBuilder.Register(&Project{}, &ProjectList{})
 }
