@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
 // ReasonAdoptionRequired is the Ready condition's reason while a resource waits for the user to
@@ -37,7 +39,7 @@ func (e *ConflictError) Error() string {
 	case e.OtherResource != "":
 		return fmt.Sprintf("%s is already managed by %s of this installation; two resources must not manage one "+
 			"object. Use a different name, or delete that resource first (with deletionPolicy: Orphan to keep the object)",
-			what, e.OtherResource)
+			what, ResourceLabel(e.OtherResource))
 	case e.Overwritten:
 		return fmt.Sprintf("%s appeared while this resource was creating it, and the create replaced its content "+
 			"(the API cannot refuse an existing object); it is not managed by this resource. Check it, then set "+
@@ -55,4 +57,14 @@ func (e *ConflictError) Condition() xpv2.Condition {
 	c.Reason = ReasonAdoptionRequired
 	c.Message = e.Error()
 	return c
+}
+
+// ResourceLabel names the resource a marker's Resource field names, for users: a namespaced
+// resource with its namespace spelled out, so that a team reading a conflict knows whose it is.
+func ResourceLabel(res string) string {
+	gk, ns, name, ok := provenance.SplitResourceName(res)
+	if !ok || ns == "" {
+		return res
+	}
+	return fmt.Sprintf("%s %q in namespace %s", gk, name, ns)
 }

@@ -110,3 +110,16 @@ func TestConflictMessageIsActionable(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+func TestResourceLabel(t *testing.T) {
+	cases := map[string]string{
+		"Domain.keystone.identity.crossplane.io/a":          "Domain.keystone.identity.crossplane.io/a",
+		"Domain.keystone.identity.m.crossplane.io/team-b/a": `Domain.keystone.identity.m.crossplane.io "a" in namespace team-b`,
+		"not a resource name":                               "not a resource name",
+	}
+	for in, want := range cases {
+		if got := ResourceLabel(in); got != want {
+			t.Errorf("ResourceLabel(%q): got %q, want %q", in, got, want)
+		}
+	}
+}

@@ -49,7 +49,7 @@ type Observation struct {
 }
 
 // A Driver knows one kind of external object. O is the external system's representation.
-type Driver[MR resource.LegacyManaged, O any] interface {
+type Driver[MR resource.Managed, O any] interface {
 	// Get reads the object with the given external ID. A missing object is an error for which
 	// IsNotFound returns true.
 	Get(ctx context.Context, mg MR, id string) (O, error)
@@ -71,13 +71,28 @@ type Driver[MR resource.LegacyManaged, O any] interface {
 	Delete(ctx context.Context, mg MR, observed O) error
 }
 
-// Policy returns a resource's adoption policy; kinds pass mg.Spec.GetAdoptionPolicy.
-type Policy[MR resource.LegacyManaged] func(mg MR) identityv1alpha1.AdoptionPolicy
+// Policy returns a resource's adoption policy; kinds pass mg.Spec.GetAdoptionPolicy. Kinds
+// whose resources have a GetAdoptionPolicy method need none (see policyOf).
+type Policy[MR resource.Managed] func(mg MR) identityv1alpha1.AdoptionPolicy
+
+// policyOf returns a resource's adoption policy: from p when set, else from the resource's own
+// GetAdoptionPolicy, else the default FailOnConflict.
+func policyOf[MR resource.Managed](p Policy[MR], mg MR) identityv1alpha1.AdoptionPolicy {
+	if p != nil {
+		return p(mg)
+	}
+	if g, ok := any(mg).(interface {
+		GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy
+	}); ok {
+		return g.GetAdoptionPolicy()
+	}
+	return identityv1alpha1.FailOnConflict
+}
 
 // An External is a Crossplane external client for one reconcile of one resource. It keeps the
 // object Observe read, so that Update and Delete act on exactly what was compared and no
 // reconcile reads an object twice.
-type External[MR resource.LegacyManaged, O any] struct {
+type External[MR resource.Managed, O any] struct {
 	driver       Driver[MR, O]
 	policy       Policy[MR]
 	groupKind    string
@@ -92,7 +107,7 @@ type External[MR resource.LegacyManaged, O any] struct {
 }
 
 // Config holds what an External needs besides its driver.
-type Config[MR resource.LegacyManaged] struct {
+type Config[MR resource.Managed] struct {
 	// GroupKind of the managed kind, for example Domain.keystone.identity.crossplane.io.
 	GroupKind string
 	// Installation is the ProviderConfig's installation ID.
@@ -112,7 +127,7 @@ type Config[MR resource.LegacyManaged] struct {
 }
 
 // NewExternal returns an External for one reconcile.
-func NewExternal[MR resource.LegacyManaged, O any](d Driver[MR, O], c Config[MR]) *External[MR, O] {
+func NewExternal[MR resource.Managed, O any](d Driver[MR, O], c Config[MR]) *External[MR, O] {
 	r := c.Recorder
 	if r == nil {
 		r = event.NewNopRecorder()
@@ -124,7 +139,7 @@ func NewExternal[MR resource.LegacyManaged, O any](d Driver[MR, O], c Config[MR]
 func (e *External[MR, O]) self(mg MR, origin provenance.Origin) provenance.Marker {
 	return provenance.Marker{
 		Installation: e.installation,
-		Resource:     provenance.ResourceName(e.groupKind, mg.GetName()),
+		Resource:     provenance.ResourceName(e.groupKind, mg.GetNamespace(), mg.GetName()),
 		Origin:       origin,
 	}
 }
@@ -142,7 +157,7 @@ func (e *External[MR, O]) Observe(ctx context.Context, mg MR) (managed.ExternalO
 			return managed.ExternalObservation{}, err
 		}
 	}
-	v, err := decide(request{Self: e.self(mg, ""), Policy: e.policy(mg), ObserveOnly: observeOnly(mg)}, d)
+	v, err := decide(request{Self: e.self(mg, ""), Policy: policyOf(e.policy, mg), ObserveOnly: observeOnly(mg)}, d)
 	if err != nil {
 		return e.conflict(mg, err)
 	}
@@ -374,7 +389,7 @@ func (e *External[MR, O]) markerlessMarker(ctx context.Context, mg MR, d Descrip
 	if err != nil {
 		return nil, errors.Wrapf(err, errOwner, d.Type, d.Key, d.ID)
 	}
-	if st.Resource == "" || st.Resource == provenance.ResourceName(e.groupKind, mg.GetName()) {
+	if st.Resource == "" || st.Resource == provenance.ResourceName(e.groupKind, mg.GetNamespace(), mg.GetName()) {
 		return m, nil
 	}
 	// Another resource's record beats an interrupted create of this one: both PUT the same

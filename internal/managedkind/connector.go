@@ -5,10 +5,12 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
+	nsidentityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
@@ -19,13 +21,19 @@ import (
 // A Connector connects one managed resource to its system: it tracks the ProviderConfig usage,
 // reads the ProviderConfig, gets a typed client C for it and returns the adoption engine's
 // external client around the kind's driver.
-type Connector[MR resource.LegacyManaged, C any, O any] struct {
-	Kube      client.Client
-	Usage     *resource.LegacyProviderConfigUsageTracker
-	System    clients.System
-	GroupKind string
-	Installs  *clients.Installations
-	Recorder  event.Recorder
+//
+// It serves both scopes: a cluster-scoped (legacy) resource uses a ProviderConfig of
+// identity.crossplane.io, a namespaced one a ProviderConfig of its namespace or a
+// ClusterProviderConfig of identity.m.crossplane.io, as its providerConfigRef.kind says.
+type Connector[MR resource.Managed, C any, O any] struct {
+	Kube client.Client
+	// Usage tracks the usage of cluster-scoped resources, ModernUsage of namespaced ones.
+	Usage       *resource.LegacyProviderConfigUsageTracker
+	ModernUsage *resource.ProviderConfigUsageTracker
+	System      clients.System
+	GroupKind   string
+	Installs    *clients.Installations
+	Recorder    event.Recorder
 	// ClientFor returns the typed client of a ProviderConfig (cached by the system's factory).
 	ClientFor func(ctx context.Context, kube client.Reader, pc *identityv1alpha1.ProviderConfig) (C, error)
 	// NewDriver returns the kind's driver over a typed client.
@@ -37,14 +45,17 @@ type Connector[MR resource.LegacyManaged, C any, O any] struct {
 }
 
 // NewConnector returns a Connector with the usage tracker and recorder wired.
-func NewConnector[MR resource.LegacyManaged, C any, O any](kube client.Client, rec event.Recorder, o Options, sys clients.System, groupKind string,
+func NewConnector[MR resource.Managed, C any, O any](kube client.Client, rec event.Recorder, o Options, sys clients.System, groupKind string,
 	clientFor func(context.Context, client.Reader, *identityv1alpha1.ProviderConfig) (C, error), newDriver func(C) adoption.Driver[MR, O], policy adoption.Policy[MR]) *Connector[MR, C, O] {
 	return &Connector[MR, C, O]{
 		Kube: kube, Usage: resource.NewLegacyProviderConfigUsageTracker(kube, &identityv1alpha1.ProviderConfigUsage{}),
-		System: sys, GroupKind: groupKind, Installs: o.Installations, Recorder: rec,
+		ModernUsage: resource.NewProviderConfigUsageTracker(kube, &nsidentityv1alpha1.ProviderConfigUsage{}),
+		System:      sys, GroupKind: groupKind, Installs: o.Installations, Recorder: rec,
 		ClientFor: clientFor, NewDriver: newDriver, Policy: policy,
 	}
 }
+
+const errNoScope = "resource %q is neither a cluster-scoped nor a namespaced managed resource"
 
 // mayHaveCommitted tells, per system, the failed writes that may have been carried out anyway.
 var mayHaveCommitted = map[clients.System]func(error) bool{
@@ -54,7 +65,7 @@ var mayHaveCommitted = map[clients.System]func(error) bool{
 
 // Connect implements managed.TypedExternalConnector.
 func (c *Connector[MR, C, O]) Connect(ctx context.Context, mg MR) (managed.TypedExternalClient[MR], error) {
-	pc, err := clients.ProviderConfigFor(ctx, c.Kube, c.Usage, mg, c.System)
+	pc, secrets, err := c.providerConfig(ctx, mg)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +73,7 @@ func (c *Connector[MR, C, O]) Connect(ctx context.Context, mg MR) (managed.Typed
 	if err != nil {
 		return nil, err
 	}
-	tc, err := c.ClientFor(ctx, c.Kube, pc)
+	tc, err := c.ClientFor(ctx, secrets, pc)
 	if err != nil {
 		return nil, err
 	}
@@ -76,4 +87,22 @@ func (c *Connector[MR, C, O]) Connect(ctx context.Context, mg MR) (managed.Typed
 
 		MayHaveCommitted: mayHaveCommitted[c.System],
 	}), nil
+}
+
+// providerConfig returns the resource's ProviderConfig, whatever its kind, and the reader its
+// Secrets may be read through.
+func (c *Connector[MR, C, O]) providerConfig(ctx context.Context, mg MR) (*identityv1alpha1.ProviderConfig, client.Reader, error) {
+	switch r := any(mg).(type) {
+	case resource.ModernManaged:
+		cfg, secrets, err := clients.ModernProviderConfigFor(ctx, c.Kube, c.ModernUsage, r, c.System)
+		if err != nil {
+			return nil, nil, err
+		}
+		return clients.View(cfg), secrets, nil
+	case resource.LegacyManaged:
+		pc, err := clients.ProviderConfigFor(ctx, c.Kube, c.Usage, r, c.System)
+		return pc, c.Kube, err
+	default:
+		return nil, nil, errors.Errorf(errNoScope, mg.GetName())
+	}
 }

@@ -2,7 +2,6 @@ package managedkind
 
 import (
 	"context"
-	"strings"
 
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -15,6 +14,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
 // IndexExternalName indexes every managed kind by its external name, so that the resource
@@ -45,9 +45,10 @@ func (o Owners) WaitFor(kind, name string, resources []string) {
 	}
 }
 
-// ByMarker reports on the resource a marker names, as Kind.group/name.
+// ByMarker reports on the resource a marker names, as Kind.group/name or
+// Kind.group/namespace/name.
 func (o Owners) ByMarker(ctx context.Context, res string) (adoption.OwnerState, error) {
-	kind, name, ok := strings.Cut(res, "/")
+	kind, ns, name, ok := provenance.SplitResourceName(res)
 	if !ok {
 		return adoption.OwnerState{}, nil
 	}
@@ -55,7 +56,7 @@ func (o Owners) ByMarker(ctx context.Context, res string) (adoption.OwnerState, 
 	if !ok {
 		return adoption.OwnerState{}, nil
 	}
-	if err := o.Kube.Get(ctx, types.NamespacedName{Name: name}, mg); err != nil {
+	if err := o.Kube.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, mg); err != nil {
 		if kerrors.IsNotFound(err) {
 			return adoption.OwnerState{}, nil
 		}
@@ -75,7 +76,7 @@ func (o Owners) ByExternalName(ctx context.Context, kind, name string) (adoption
 	}
 	for _, mg := range list.GetItems() {
 		if meta.GetExternalName(mg) == name {
-			return stateOf(kind+"/"+mg.GetName(), mg), nil
+			return stateOf(provenance.ResourceName(kind, mg.GetNamespace(), mg.GetName()), mg), nil
 		}
 	}
 	return adoption.OwnerState{}, nil

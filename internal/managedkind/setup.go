@@ -30,7 +30,7 @@ import (
 // typed client C from clientFor and drives the kind's objects with newDriver, wired into Setup.
 // It is the whole of a kind's Setup, so that the connector and the reconciler are always named
 // and recorded the same way; extra options go to Setup.
-func SetupKind[MR resource.LegacyManaged, C any, O any](mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, obj MR, sys clients.System,
+func SetupKind[MR resource.Managed, C any, O any](mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, obj MR, sys clients.System,
 	clientFor func(context.Context, client.Reader, *identityv1alpha1.ProviderConfig) (C, error), newDriver func(C) adoption.Driver[MR, O], policy adoption.Policy[MR],
 	extra ...managed.ReconcilerOption) error {
 	gk := gvk.GroupKind().String()
@@ -42,7 +42,7 @@ func SetupKind[MR resource.LegacyManaged, C any, O any](mgr ctrl.Manager, o Opti
 
 // SetupKeystone is SetupKind for a Keystone kind, whose driver works over the ProviderConfig's
 // identity v3 service client.
-func SetupKeystone[MR resource.LegacyManaged, O any](mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, obj MR,
+func SetupKeystone[MR resource.Managed, O any](mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, obj MR,
 	newDriver func(*gophercloud.ServiceClient) adoption.Driver[MR, O], policy adoption.Policy[MR], extra ...managed.ReconcilerOption) error {
 	return SetupKind(mgr, o, gvk, obj, clients.Keystone, o.Keystone.Client, newDriver, policy, extra...)
 }
@@ -60,7 +60,7 @@ func MarksUsed[MR resource.Managed](mgr ctrl.Manager, kind string, targets ...us
 
 // Setup adds a controller for one managed kind. extra options are applied after the common
 // ones (a kind that marks the resources it uses passes MarksUsed, for example).
-func Setup[MR resource.LegacyManaged](mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, obj MR, c managed.TypedExternalConnector[MR], extra ...managed.ReconcilerOption) error {
+func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, obj MR, c managed.TypedExternalConnector[MR], extra ...managed.ReconcilerOption) error {
 	name := managed.ControllerName(gvk.GroupKind().String())
 	opts := []managed.ReconcilerOption{
 		managed.WithTypedExternalConnector[MR](c),

@@ -27,16 +27,37 @@ const version = "v1"
 type Marker struct {
 	// Installation is the ProviderConfig's installationID.
 	Installation string
-	// Resource is the managed resource, as Kind.group/name.
+	// Resource is the managed resource, as Kind.group/name (cluster-scoped) or
+	// Kind.group/namespace/name (namespaced).
 	Resource string
 	// Origin tells whether the object was created or adopted.
 	Origin Origin
 }
 
 // ResourceName returns the Resource field for a managed resource of the given group-qualified
-// kind (for example Domain.keystone.identity.crossplane.io) and name.
-func ResourceName(groupKind, name string) string {
-	return groupKind + "/" + name
+// kind (for example Domain.keystone.identity.crossplane.io), namespace (empty for a
+// cluster-scoped resource) and name. The namespace is part of it so that two namespaces'
+// same-named resources are two owners: neither takes the other's object for its own. The
+// group tells the scopes apart (a namespaced kind's group has ".m."), so a cluster-scoped and
+// a namespaced resource are two owners as well.
+func ResourceName(groupKind, namespace, name string) string {
+	if namespace == "" {
+		return groupKind + "/" + name
+	}
+	return groupKind + "/" + namespace + "/" + name
+}
+
+// SplitResourceName is the inverse of ResourceName: names never contain "/", so the parts
+// are unambiguous. ok is false for a value ResourceName cannot have written.
+func SplitResourceName(res string) (groupKind, namespace, name string, ok bool) {
+	parts := strings.Split(res, "/")
+	switch {
+	case len(parts) == 2 && parts[0] != "" && parts[1] != "":
+		return parts[0], "", parts[1], true
+	case len(parts) == 3 && parts[0] != "" && parts[1] != "" && parts[2] != "":
+		return parts[0], parts[1], parts[2], true
+	}
+	return "", "", "", false
 }
 
 // Encode renders the marker as a single line of URL query syntax, for example

@@ -7,7 +7,7 @@ import (
 )
 
 func TestMarkerRoundTrip(t *testing.T) {
-	m := Marker{Installation: "6a1c-uid", Resource: ResourceName("Domain.keystone.identity.crossplane.io", "team a/&="), Origin: OriginAdopted}
+	m := Marker{Installation: "6a1c-uid", Resource: ResourceName("Domain.keystone.identity.crossplane.io", "", "team a/&="), Origin: OriginAdopted}
 	got, err := Parse(m.Encode())
 	if err != nil {
 		t.Fatalf("Parse(Encode()): %v", err)
@@ -74,4 +74,31 @@ func TestText(t *testing.T) {
 			t.Errorf("an unreadable marker must not count as found: found %v, err %v", found, err)
 		}
 	})
+}
+
+func TestResourceName(t *testing.T) {
+	cases := map[string]struct {
+		groupKind, namespace, name string
+		want                       string
+	}{
+		"ClusterScoped": {"Domain.keystone.identity.crossplane.io", "", "team-a", "Domain.keystone.identity.crossplane.io/team-a"},
+		"Namespaced":    {"Domain.keystone.identity.m.crossplane.io", "team-a", "d", "Domain.keystone.identity.m.crossplane.io/team-a/d"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := ResourceName(tc.groupKind, tc.namespace, tc.name)
+			if got != tc.want {
+				t.Fatalf("ResourceName: got %q, want %q", got, tc.want)
+			}
+			gk, ns, n, ok := SplitResourceName(got)
+			if diff := cmp.Diff([]any{tc.groupKind, tc.namespace, tc.name, true}, []any{gk, ns, n, ok}); diff != "" {
+				t.Errorf("SplitResourceName(%q): -want, +got:\n%s", got, diff)
+			}
+		})
+	}
+	for _, bad := range []string{"", "Domain.g", "Domain.g/", "/x", "a/b/c/d", "a//c"} {
+		if _, _, _, ok := SplitResourceName(bad); ok {
+			t.Errorf("SplitResourceName(%q): ok, want not ok", bad)
+		}
+	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
+	nsidentityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
@@ -41,28 +42,56 @@ const (
 	checkTimeout                              = 30 * time.Second
 )
 
-// Setup adds the ProviderConfig usage and authentication controllers.
+// Setup adds the usage and authentication controllers of every ProviderConfig kind: the
+// legacy ProviderConfig of identity.crossplane.io (used by cluster-scoped resources), and the
+// ProviderConfig and ClusterProviderConfig of identity.m.crossplane.io (used by namespaced
+// resources, whose usages are ProviderConfigUsages in the resource's namespace).
 func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	name := providerconfig.ControllerName(identityv1alpha1.ProviderConfigGroupVersionKind.GroupKind().String())
-	of := resource.ProviderConfigKinds{
-		Config:    identityv1alpha1.ProviderConfigGroupVersionKind,
-		Usage:     identityv1alpha1.ProviderConfigUsageGroupVersionKind,
-		UsageList: identityv1alpha1.ProviderConfigUsageListGroupVersionKind,
+	kinds := []struct {
+		of        resource.ProviderConfigKinds
+		obj       clients.Config
+		usage     client.Object
+		usageKind string
+	}{
+		{of: resource.ProviderConfigKinds{Config: identityv1alpha1.ProviderConfigGroupVersionKind,
+			Usage: identityv1alpha1.ProviderConfigUsageGroupVersionKind, UsageList: identityv1alpha1.ProviderConfigUsageListGroupVersionKind},
+			obj: &identityv1alpha1.ProviderConfig{}, usage: &identityv1alpha1.ProviderConfigUsage{}},
+		{of: resource.ProviderConfigKinds{Config: nsidentityv1alpha1.ProviderConfigGroupVersionKind,
+			Usage: nsidentityv1alpha1.ProviderConfigUsageGroupVersionKind, UsageList: nsidentityv1alpha1.ProviderConfigUsageListGroupVersionKind},
+			obj: &nsidentityv1alpha1.ProviderConfig{}, usage: &nsidentityv1alpha1.ProviderConfigUsage{}, usageKind: nsidentityv1alpha1.ProviderConfigKind},
+		{of: resource.ProviderConfigKinds{Config: nsidentityv1alpha1.ClusterProviderConfigGroupVersionKind,
+			Usage: nsidentityv1alpha1.ProviderConfigUsageGroupVersionKind, UsageList: nsidentityv1alpha1.ProviderConfigUsageListGroupVersionKind},
+			obj: &nsidentityv1alpha1.ClusterProviderConfig{}, usage: &nsidentityv1alpha1.ProviderConfigUsage{}, usageKind: nsidentityv1alpha1.ClusterProviderConfigKind},
 	}
+	for _, k := range kinds {
+		if err := setupKind(mgr, o, k.of, k.obj, k.usage, k.usageKind); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setupKind adds the usage and authentication controllers of one ProviderConfig kind.
+func setupKind(mgr ctrl.Manager, o managedkind.Options, of resource.ProviderConfigKinds, obj clients.Config, usage client.Object, usageKind string) error {
+	name := providerconfig.ControllerName(of.Config.GroupKind().String())
 	r := providerconfig.NewReconciler(mgr, of,
 		providerconfig.WithLogger(o.Logger.WithValues("controller", name)),
 		providerconfig.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name))))
 	if err := ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
-		For(&identityv1alpha1.ProviderConfig{}).
-		Watches(&identityv1alpha1.ProviderConfigUsage{}, &resource.EnqueueRequestForProviderConfig{}).
+		For(obj).
+		Watches(usage, &resource.EnqueueRequestForProviderConfig{Kind: usageKind}).
 		Complete(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter)); err != nil {
 		return err
 	}
 
 	hname := name + "/authentication"
-	h := &health{kube: mgr.GetClient(), o: o, log: o.Logger.WithValues("controller", hname),
+	newConfig := func() clients.Config {
+		c, _ := obj.DeepCopyObject().(clients.Config)
+		return c
+	}
+	h := &health{kube: mgr.GetClient(), o: o, log: o.Logger.WithValues("controller", hname), newConfig: newConfig,
 		record: event.NewAPIRecorder(mgr.GetEventRecorderFor(hname))}
 	return ctrl.NewControllerManagedBy(mgr).
 		Named(hname).
@@ -70,7 +99,7 @@ func Setup(mgr ctrl.Manager, o managedkind.Options) error {
 		// Only spec changes (and the periodic recheck) warrant a new authentication: the usage
 		// controller rewrites status.users for every managed resource that starts using the
 		// ProviderConfig, and each would otherwise cost Keystone a token.
-		For(&identityv1alpha1.ProviderConfig{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		For(obj, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Complete(ratelimiter.NewReconciler(hname, errors.WithSilentRequeueOnConflict(h), o.GlobalRateLimiter))
 }
 
@@ -78,14 +107,15 @@ func Setup(mgr ctrl.Manager, o managedkind.Options) error {
 // ProviderConfig's endpoint, and the installation ID it writes into markers. Nothing secret is
 // ever written: messages name Secrets by namespace, name and key only.
 type health struct {
-	kube   client.Client
-	o      managedkind.Options
-	log    logging.Logger
-	record event.Recorder
+	kube      client.Client
+	o         managedkind.Options
+	log       logging.Logger
+	record    event.Recorder
+	newConfig func() clients.Config
 }
 
 func (h *health) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	pc := &identityv1alpha1.ProviderConfig{}
+	pc := h.newConfig()
 	if err := h.kube.Get(ctx, req.NamespacedName, pc); err != nil {
 		return reconcile.Result{}, errors.Wrap(client.IgnoreNotFound(err), errGetPC)
 	}
@@ -112,27 +142,28 @@ func (h *health) Reconcile(ctx context.Context, req reconcile.Request) (reconcil
 // installation records the installation ID in status the first time, and reports in a
 // condition an ID that no longer matches the recorded one: the ProviderConfig's resources then
 // stop (clients.Installations refuses the ID) rather than turn every object foreign.
-func (h *health) installation(ctx context.Context, pc *identityv1alpha1.ProviderConfig) xpv2.Condition {
+func (h *health) installation(ctx context.Context, pc clients.Config) xpv2.Condition {
 	c := xpv2.Condition{Type: identityv1alpha1.ConditionTypeInstallationID, Status: corev1.ConditionTrue,
 		Reason: reasonIDRecorded, LastTransitionTime: metav1.Now(), ObservedGeneration: pc.GetGeneration()}
-	id, err := h.o.Installations.ID(ctx, h.kube, pc)
+	id, err := h.o.Installations.ID(ctx, h.kube, clients.View(pc))
 	if err != nil {
 		c.Status, c.Reason, c.Message = corev1.ConditionFalse, reasonCannotDeriveID, err.Error()
-		if pc.Status.InstallationID != "" {
+		if pc.ProviderConfigStatus().InstallationID != "" {
 			c.Reason = reasonIDChanged
 		}
 		h.record.Event(pc, event.Warning(event.Reason(c.Reason), err))
 		return c
 	}
-	pc.Status.InstallationID = id
+	pc.ProviderConfigStatus().InstallationID = id
 	return c
 }
 
-func (h *health) check(ctx context.Context, pc *identityv1alpha1.ProviderConfig) error {
+func (h *health) check(ctx context.Context, c clients.Config) error {
+	pc, secrets := clients.View(c), clients.SecretReader(h.kube, c)
 	switch clients.SystemOf(pc) {
 	case clients.Keystone:
-		return h.o.Keystone.Check(ctx, h.kube, pc)
+		return h.o.Keystone.Check(ctx, secrets, pc)
 	default:
-		return h.o.Authentik.Check(ctx, h.kube, pc)
+		return h.o.Authentik.Check(ctx, secrets, pc)
 	}
 }

@@ -7,11 +7,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/gophercloud/gophercloud/v2"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
-	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
@@ -41,18 +44,33 @@ type domain struct {
 
 var domains = keystone.Collection[domain]{Path: "domains", Singular: "domain", Plural: "domains"}
 
-// Setup adds a controller that reconciles Domain managed resources.
-func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupKeystone(mgr, o, v1alpha1.DomainGroupVersionKind, &v1alpha1.Domain{},
-		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.Domain, domain] {
-			return &external{sc: sc}
-		},
-		func(mg *v1alpha1.Domain) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
+// mr is a Domain of either scope: the driver is written once against it.
+type mr interface {
+	resource.Managed
+	Parameters() *v1alpha1.DomainParameters
+	Observation() *v1alpha1.DomainObservation
+	GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy
 }
 
-// SetupGated adds the controller once the Domain CRD is installed.
+// scopes are the Domain kinds: cluster-scoped (legacy) and namespaced.
+var scopes = []managedkind.Scoped[mr]{
+	{GVK: clusterv1alpha1.DomainGroupVersionKind, Obj: &clusterv1alpha1.Domain{}},
+	{GVK: v1alpha1.DomainGroupVersionKind, Obj: &v1alpha1.Domain{}},
+}
+
+// Setup adds the controllers that reconcile Domain managed resources of both scopes.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupScopes(mgr, o, scopes, setup)
+}
+
+// SetupGated adds each scope's controller once its Domain CRD is installed.
 func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupGated(mgr, o, v1alpha1.DomainGroupVersionKind, Setup)
+	return managedkind.SetupScopesGated(mgr, o, scopes, setup)
+}
+
+func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
+	return managedkind.SetupKeystone(mgr, o, gvk, obj,
+		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, domain] { return &external{sc: sc} }, nil)
 }
 
 // external drives Keystone domains for the adoption engine.
@@ -60,13 +78,13 @@ type external struct {
 	sc *gophercloud.ServiceClient
 }
 
-func (e *external) Get(ctx context.Context, _ *v1alpha1.Domain, id string) (domain, error) {
+func (e *external) Get(ctx context.Context, _ mr, id string) (domain, error) {
 	return domains.Get(ctx, e.sc, id)
 }
 
 // Find looks a domain up by name, Keystone's unique key for domains.
-func (e *external) Find(ctx context.Context, mg *v1alpha1.Domain) ([]domain, error) {
-	return domains.List(ctx, e.sc, url.Values{"name": {mg.Spec.ForProvider.Name}})
+func (e *external) Find(ctx context.Context, mg mr) ([]domain, error) {
+	return domains.List(ctx, e.sc, url.Values{"name": {mg.Parameters().Name}})
 }
 
 func (e *external) IsNotFound(err error) bool { return keystone.IsNotFound(err) }
@@ -75,9 +93,9 @@ func (e *external) Describe(d domain) adoption.Description {
 	return adoption.Description{ID: d.ID, Type: typeName, Key: d.Name, Marker: keystone.ParseMarker(d.Marker)}
 }
 
-func (e *external) Observe(mg *v1alpha1.Domain, d domain, p identityv1alpha1.Provenance) adoption.Observation {
-	mg.Status.AtProvider = v1alpha1.DomainObservation{ID: d.ID, Name: d.Name, Description: d.Description, Enabled: d.Enabled, Provenance: p}
-	fp := &mg.Spec.ForProvider
+func (e *external) Observe(mg mr, d domain, p identityv1alpha1.Provenance) adoption.Observation {
+	*mg.Observation() = v1alpha1.DomainObservation{ID: d.ID, Name: d.Name, Description: d.Description, Enabled: d.Enabled, Provenance: p}
+	fp := mg.Parameters()
 	li := false
 	if fp.Enabled == nil {
 		fp.Enabled, li = &d.Enabled, true
@@ -87,24 +105,24 @@ func (e *external) Observe(mg *v1alpha1.Domain, d domain, p identityv1alpha1.Pro
 	return adoption.Observation{UpToDate: diff == "", Diff: diff, LateInitialized: li}
 }
 
-func (e *external) Create(ctx context.Context, mg *v1alpha1.Domain, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (string, managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return "", nil, err
 	}
-	body := desired(&mg.Spec.ForProvider)
+	body := desired(mg.Parameters())
 	body.Marker = m.Encode()
 	d, err := domains.Create(ctx, e.sc, body)
 	if err != nil {
-		return "", nil, keystone.Wrap(err, errCreate, mg.Spec.ForProvider.Name)
+		return "", nil, keystone.Wrap(err, errCreate, mg.Parameters().Name)
 	}
 	return d.ID, nil, nil
 }
 
-func (e *external) Update(ctx context.Context, mg *v1alpha1.Domain, d domain, m provenance.Marker) (managed.ConnectionDetails, error) {
+func (e *external) Update(ctx context.Context, mg mr, d domain, m provenance.Marker) (managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return nil, err
 	}
-	body := desired(&mg.Spec.ForProvider)
+	body := desired(mg.Parameters())
 	body.Marker = m.Encode()
 	if err := domains.Update(ctx, e.sc, d.ID, body); err != nil {
 		return nil, keystone.Wrap(err, errUpdate, d.Name, d.ID)
@@ -117,7 +135,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Domain, d domain, m 
 // configuration alone is reported while there is one: a domain configured for LDAP lists the
 // directory's users and groups, which the delete would not remove, and becomes a domain of its
 // own users again once its DomainConfig is gone.
-func (e *external) Dependents(ctx context.Context, _ *v1alpha1.Domain, d domain) ([]adoption.Dependent, error) {
+func (e *external) Dependents(ctx context.Context, _ mr, d domain) ([]adoption.Dependent, error) {
 	if cfg, err := keystone.DomainConfigOf(ctx, e.sc, d.ID); err != nil || len(cfg) > 0 {
 		return cfg, err
 	}
@@ -133,7 +151,7 @@ func (e *external) Dependents(ctx context.Context, _ *v1alpha1.Domain, d domain)
 }
 
 // Delete disables the domain first: Keystone refuses to delete an enabled domain.
-func (e *external) Delete(ctx context.Context, _ *v1alpha1.Domain, d domain) error {
+func (e *external) Delete(ctx context.Context, _ mr, d domain) error {
 	if d.Enabled {
 		if err := keystone.IgnoreNotFound(domains.Update(ctx, e.sc, d.ID, map[string]any{"enabled": false})); err != nil {
 			return keystone.Wrap(err, errDisable, d.Name, d.ID)

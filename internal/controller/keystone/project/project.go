@@ -12,13 +12,16 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/gophercloud/gophercloud/v2"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
-	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
@@ -55,18 +58,33 @@ type project struct {
 
 var projects = keystone.Collection[project]{Path: "projects", Singular: "project", Plural: "projects"}
 
-// Setup adds a controller that reconciles Project managed resources.
-func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupKeystone(mgr, o, v1alpha1.ProjectGroupVersionKind, &v1alpha1.Project{},
-		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.Project, project] {
-			return &external{sc: sc}
-		},
-		func(mg *v1alpha1.Project) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
+// mr is a Project of either scope: the driver is written once against it.
+type mr interface {
+	resource.Managed
+	Parameters() *v1alpha1.ProjectParameters
+	Observation() *v1alpha1.ProjectObservation
+	GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy
 }
 
-// SetupGated adds the controller once the Project CRD is installed.
+// scopes are the Project kinds: cluster-scoped (legacy) and namespaced.
+var scopes = []managedkind.Scoped[mr]{
+	{GVK: clusterv1alpha1.ProjectGroupVersionKind, Obj: &clusterv1alpha1.Project{}},
+	{GVK: v1alpha1.ProjectGroupVersionKind, Obj: &v1alpha1.Project{}},
+}
+
+// Setup adds the controllers that reconcile Project managed resources of both scopes.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupScopes(mgr, o, scopes, setup)
+}
+
+// SetupGated adds each scope's controller once its Project CRD is installed.
 func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupGated(mgr, o, v1alpha1.ProjectGroupVersionKind, Setup)
+	return managedkind.SetupScopesGated(mgr, o, scopes, setup)
+}
+
+func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
+	return managedkind.SetupKeystone(mgr, o, gvk, obj,
+		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, project] { return &external{sc: sc} }, nil)
 }
 
 // external drives Keystone projects for the adoption engine.
@@ -74,13 +92,13 @@ type external struct {
 	sc *gophercloud.ServiceClient
 }
 
-func (e *external) Get(ctx context.Context, _ *v1alpha1.Project, id string) (project, error) {
+func (e *external) Get(ctx context.Context, _ mr, id string) (project, error) {
 	return projects.Get(ctx, e.sc, id)
 }
 
 // Find looks a project up by name within its domain, Keystone's unique key for projects.
-func (e *external) Find(ctx context.Context, mg *v1alpha1.Project) ([]project, error) {
-	fp := &mg.Spec.ForProvider
+func (e *external) Find(ctx context.Context, mg mr) ([]project, error) {
+	fp := mg.Parameters()
 	domain := deref(fp.DomainID)
 	if domain == "" {
 		if meta.WasDeleted(mg) {
@@ -104,12 +122,12 @@ func (e *external) Describe(p project) adoption.Description {
 	return adoption.Description{ID: p.ID, Type: typeName, Key: p.Name, Marker: keystone.ParseMarker(p.Marker)}
 }
 
-func (e *external) Observe(mg *v1alpha1.Project, p project, prov identityv1alpha1.Provenance) adoption.Observation {
-	mg.Status.AtProvider = v1alpha1.ProjectObservation{
+func (e *external) Observe(mg mr, p project, prov identityv1alpha1.Provenance) adoption.Observation {
+	*mg.Observation() = v1alpha1.ProjectObservation{
 		ID: p.ID, Name: p.Name, DomainID: p.DomainID, ParentID: p.ParentID,
 		Description: p.Description, Enabled: p.Enabled, Tags: sortedTags(p.Tags), Provenance: prov,
 	}
-	fp := &mg.Spec.ForProvider
+	fp := mg.Parameters()
 	li := false
 	if fp.Enabled == nil {
 		fp.Enabled, li = &p.Enabled, true
@@ -118,11 +136,11 @@ func (e *external) Observe(mg *v1alpha1.Project, p project, prov identityv1alpha
 	return adoption.Observation{UpToDate: diff == "", Diff: diff, LateInitialized: li}
 }
 
-func (e *external) Create(ctx context.Context, mg *v1alpha1.Project, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (string, managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return "", nil, err
 	}
-	fp := &mg.Spec.ForProvider
+	fp := mg.Parameters()
 	if deref(fp.DomainID) == "" {
 		return "", nil, errors.Errorf(errNoDomain, fp.Name)
 	}
@@ -137,14 +155,14 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Project, m provenanc
 
 // Update patches the mutable fields and the marker. Keystone cannot move a project to another
 // domain or parent, so a difference there is reported and nothing is written.
-func (e *external) Update(ctx context.Context, mg *v1alpha1.Project, p project, m provenance.Marker) (managed.ConnectionDetails, error) {
+func (e *external) Update(ctx context.Context, mg mr, p project, m provenance.Marker) (managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return nil, err
 	}
-	if err := immovable(mg.Spec.ForProvider, p); err != nil {
+	if err := immovable(*mg.Parameters(), p); err != nil {
 		return nil, err
 	}
-	body := desired(&mg.Spec.ForProvider)
+	body := desired(mg.Parameters())
 	body.DomainID, body.ParentID = "", ""
 	body.Marker = m.Encode()
 	if err := projects.Update(ctx, e.sc, p.ID, body); err != nil {
@@ -156,7 +174,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Project, p project, 
 // Dependents lists what Keystone would delete with the project: nothing while it has child
 // projects (it refuses), so those are reported first, then the role assignments on it and its
 // unified limits.
-func (e *external) Dependents(ctx context.Context, _ *v1alpha1.Project, p project) ([]adoption.Dependent, error) {
+func (e *external) Dependents(ctx context.Context, _ mr, p project) ([]adoption.Dependent, error) {
 	return keystone.Gather(
 		func() ([]adoption.Dependent, error) { return keystone.ChildProjects(ctx, e.sc, p.ID) },
 		func() ([]adoption.Dependent, error) {
@@ -168,7 +186,7 @@ func (e *external) Dependents(ctx context.Context, _ *v1alpha1.Project, p projec
 
 // Delete deletes the project. Keystone refuses (403) to delete a project that has children;
 // the error then names them, so that the user knows what blocks the deletion.
-func (e *external) Delete(ctx context.Context, _ *v1alpha1.Project, p project) error {
+func (e *external) Delete(ctx context.Context, _ mr, p project) error {
 	err := projects.Delete(ctx, e.sc, p.ID)
 	switch {
 	case err == nil || keystone.IsNotFound(err):
