@@ -58,8 +58,9 @@ type Owners interface {
 // A Waiter learns which resources a blocked deletion waits for, so that it can reconcile the
 // waiting resource as soon as they are gone (Owners implementations may also be Waiters).
 type Waiter interface {
-	// WaitFor records that the resource kind/name waits for each of resources (Kind.group/name).
-	WaitFor(kind, name string, resources []string)
+	// WaitFor records that the resource of kind in namespace ("" for a cluster-scoped one) with
+	// name waits for each of resources (as provenance.ResourceName writes them).
+	WaitFor(kind, namespace, name string, resources []string)
 }
 
 // waitedFor lists the resources that are deleting the dependents.

@@ -50,7 +50,7 @@ type waitingOwners struct {
 	waits *[]string
 }
 
-func (w waitingOwners) WaitFor(kind, name string, resources []string) {
+func (w waitingOwners) WaitFor(kind, _, name string, resources []string) {
 	*w.waits = append(*w.waits, kind+"/"+name+" waits for "+strings.Join(resources, ","))
 }
 

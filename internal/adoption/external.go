@@ -339,7 +339,7 @@ func (e *External[MR, O]) checkDependents(ctx context.Context, mg MR) error {
 	be := &DeletionBlockedError{Object: d, dependents: judged}
 	mg.SetConditions(be.Condition())
 	if w, ok := e.owners.(Waiter); ok && be.Waiting() {
-		w.WaitFor(e.groupKind, mg.GetName(), waitedFor(judged))
+		w.WaitFor(e.groupKind, mg.GetNamespace(), mg.GetName(), waitedFor(judged))
 	}
 	return be
 }

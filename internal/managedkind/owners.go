@@ -39,9 +39,9 @@ type Owners struct {
 }
 
 // WaitFor implements adoption.Waiter.
-func (o Owners) WaitFor(kind, name string, resources []string) {
+func (o Owners) WaitFor(kind, namespace, name string, resources []string) {
 	if o.Waker != nil {
-		o.Waker.WaitFor(kind, name, resources)
+		o.Waker.WaitFor(kind, namespace, name, resources)
 	}
 }
 

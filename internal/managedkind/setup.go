@@ -107,7 +107,7 @@ func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVer
 		// Deletions waiting for resources of this kind wake up when those are gone; waiting
 		// resources of this kind are woken through the Waker's source.
 		b = b.Watches(obj, handler.Funcs{DeleteFunc: func(_ context.Context, e event.DeleteEvent, _ workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			o.Waker.Gone(provenance.ResourceName(gk, e.Object.GetName()))
+			o.Waker.Gone(provenance.ResourceName(gk, e.Object.GetNamespace(), e.Object.GetName()))
 		}}).WatchesRawSource(o.Waker.source(gk))
 	}
 	return b.Complete(ratelimiter.NewReconciler(name, errors.WithSilentRequeueOnConflict(r), o.GlobalRateLimiter))

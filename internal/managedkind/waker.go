@@ -21,7 +21,7 @@ type Waker struct {
 	waiters map[string]map[waiter]bool
 }
 
-type waiter struct{ kind, name string }
+type waiter struct{ kind, namespace, name string }
 
 // wakeBuffer is how many wake-ups a kind's controller may have pending; beyond that one is
 // dropped, and the waiting resource is reconciled by its backoff as before.
@@ -48,12 +48,12 @@ func (w *Waker) channel(kind string) chan event.GenericEvent {
 	return ch
 }
 
-// WaitFor records that the resource kind/name waits for every one of resources to be gone,
-// replacing what it waited for before.
-func (w *Waker) WaitFor(kind, name string, resources []string) {
+// WaitFor records that the resource of kind in namespace ("" for a cluster-scoped one) with
+// name waits for every one of resources to be gone, replacing what it waited for before.
+func (w *Waker) WaitFor(kind, namespace, name string, resources []string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	wt := waiter{kind, name}
+	wt := waiter{kind, namespace, name}
 	set := make(map[string]bool, len(resources))
 	for _, r := range resources {
 		set[r] = true
@@ -65,7 +65,7 @@ func (w *Waker) WaitFor(kind, name string, resources []string) {
 	w.pending[wt] = set
 }
 
-// Gone records that resource (Kind.group/name) was deleted, and wakes the resources that were
+// Gone records that resource (as provenance.ResourceName writes it) was deleted, and wakes the resources that were
 // waiting for nothing else.
 func (w *Waker) Gone(resource string) {
 	w.mu.Lock()
@@ -81,7 +81,7 @@ func (w *Waker) Gone(resource string) {
 	delete(w.waiters, resource)
 	w.mu.Unlock()
 	for _, wt := range wake {
-		ev := event.GenericEvent{Object: &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: wt.name}}}
+		ev := event.GenericEvent{Object: &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: wt.namespace, Name: wt.name}}}
 		select {
 		case w.channel(wt.kind) <- ev:
 		default:

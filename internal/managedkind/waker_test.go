@@ -38,7 +38,7 @@ func TestWaker(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			w := NewWaker()
 			for _, rs := range tc.waits {
-				w.WaitFor(kind, "d", rs)
+				w.WaitFor(kind, "", "d", rs)
 			}
 			for _, r := range tc.gone {
 				w.Gone(r)
