@@ -2,7 +2,13 @@
 package controller
 
 import (
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/gate"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/customresourcesgate"
 
 	authentikapplication "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/application"
 	authentikgroup "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/group"
@@ -70,4 +76,21 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 		}
 	}
 	return nil
+}
+
+// SetupSafeStart adds every controller the way a provider with the safe-start capability runs:
+// with it, Crossplane installs a managed kind's CRD only once a ManagedResourceActivationPolicy
+// activates the kind, perhaps long after the provider started, or never. So the ProviderConfig
+// controllers start at once (their CRDs come with the package), and each managed kind's
+// controller when the CRD gate sees its CRD established; a kind that is not activated costs
+// nothing and fails nothing. Crossplane grants a safe-start provider read access to CRDs.
+func SetupSafeStart(mgr ctrl.Manager, o managedkind.Options) error {
+	if err := apiextensionsv1.AddToScheme(mgr.GetScheme()); err != nil {
+		return errors.Wrap(err, "cannot add CustomResourceDefinitions to the scheme")
+	}
+	o.Gate = new(gate.Gate[schema.GroupVersionKind])
+	if err := customresourcesgate.Setup(mgr, o.Options); err != nil {
+		return errors.Wrap(err, "cannot set up the CRD gate")
+	}
+	return SetupGated(mgr, o)
 }

@@ -3,7 +3,11 @@
 package managedkind
 
 import (
+	"time"
+
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
@@ -23,10 +27,29 @@ type Options struct {
 	// Waker wakes deletions that wait for other resources of this provider once those are
 	// gone; nil leaves them to the reconciler's backoff.
 	Waker *Waker
+	// PollJitter moves each resource's next poll by a random duration up to this either way;
+	// zero polls at exactly PollInterval.
+	PollJitter time.Duration
 }
 
 // NewOptions returns Options with fresh client factories.
 func NewOptions(o controller.Options) Options {
 	return Options{Options: o, Keystone: &keystone.Factory{}, Authentik: &authentik.Factory{}, Installations: &clients.Installations{},
 		Waker: NewWaker()}
+}
+
+// reconcilerOptions are the managed reconciler's options that the command line chooses: the
+// features enabled in o.Features and the poll jitter.
+func (o Options) reconcilerOptions() []managed.ReconcilerOption {
+	var opts []managed.ReconcilerOption
+	if o.Features != nil && o.Features.Enabled(feature.EnableBetaManagementPolicies) {
+		opts = append(opts, managed.WithManagementPolicies())
+	}
+	if o.Features != nil && o.Features.Enabled(feature.EnableAlphaChangeLogs) && o.ChangeLogOptions != nil {
+		opts = append(opts, managed.WithChangeLogger(o.ChangeLogOptions.ChangeLogger))
+	}
+	if o.PollJitter > 0 {
+		opts = append(opts, managed.WithPollJitterHook(o.PollJitter))
+	}
+	return opts
 }

@@ -78,8 +78,8 @@ func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVer
 		managed.WithLogger(o.Logger.WithValues("controller", name)),
 		managed.WithRecorder(xpevent.NewAPIRecorder(mgr.GetEventRecorderFor(name))),
 		managed.WithPollInterval(o.PollInterval),
-		managed.WithManagementPolicies(),
 	}
+	opts = append(opts, o.reconcilerOptions()...)
 	if o.MetricOptions != nil {
 		opts = append(opts, managed.WithMetricRecorder(o.MetricOptions.MRMetrics))
 		list, ok := resource.MustCreateObject(gvk.GroupVersion().WithKind(gvk.Kind+"List"), mgr.GetScheme()).(resource.ManagedList)
