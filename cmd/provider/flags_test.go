@@ -1,0 +1,113 @@
+package main
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// defaults is the configuration of a provider started without flags.
+var defaults = config{
+	SyncInterval:             time.Hour,
+	PollInterval:             time.Minute,
+	PollJitterPercentage:     10,
+	PollStateMetricInterval:  5 * time.Second,
+	MaxReconcileRate:         10,
+	MetricsAddr:              ":8080",
+	ProbeAddr:                ":8081",
+	EnableManagementPolicies: true,
+	ChangeLogsSocketPath:     "/var/run/changelogs/changelogs.sock",
+}
+
+func with(mutate func(*config)) config {
+	c := defaults
+	mutate(&c)
+	return c
+}
+
+func TestParseFlags(t *testing.T) {
+	cases := map[string]struct {
+		args       []string
+		env        map[string]string
+		want       config
+		wantJitter time.Duration
+		wantErr    string
+	}{
+		"Defaults": {
+			want:       defaults,
+			wantJitter: 6 * time.Second,
+		},
+		"JitterFollowsThePollInterval": {
+			args:       []string{"--poll=10m", "--poll-jitter-percentage=5"},
+			want:       with(func(c *config) { c.PollInterval, c.PollJitterPercentage = 10*time.Minute, 5 }),
+			wantJitter: 30 * time.Second,
+		},
+		"NoJitter": {
+			args: []string{"--poll-jitter-percentage=0"},
+			want: with(func(c *config) { c.PollJitterPercentage = 0 }),
+		},
+		"LargestJitter": {
+			args:       []string{"--poll-jitter-percentage=99"},
+			want:       with(func(c *config) { c.PollJitterPercentage = 99 }),
+			wantJitter: 59400 * time.Millisecond,
+		},
+		"JitterOfTheWholeIntervalRefused": {
+			args:    []string{"--poll-jitter-percentage=100"},
+			wantErr: fmt.Sprintf(errFmtPollJitter, 100),
+		},
+		"ManagementPoliciesTurnedOff": {
+			args:       []string{"--no-enable-management-policies"},
+			want:       with(func(c *config) { c.EnableManagementPolicies = false }),
+			wantJitter: 6 * time.Second,
+		},
+		"ChangeLogs": {
+			args:       []string{"--enable-changelogs", "--changelogs-socket-path=/tmp/cl.sock"},
+			want:       with(func(c *config) { c.EnableChangeLogs, c.ChangeLogsSocketPath = true, "/tmp/cl.sock" }),
+			wantJitter: 6 * time.Second,
+		},
+		// The names Crossplane's DeploymentRuntimeConfigs and the other providers use.
+		"FromCrossplaneEnvironmentVariables": {
+			env: map[string]string{"ENABLE_MANAGEMENT_POLICIES": "false", "ENABLE_CHANGE_LOGS": "true",
+				"CHANGELOGS_SOCKET_PATH": "/run/cl.sock", "LEADER_ELECTION": "true"},
+			want: with(func(c *config) {
+				c.EnableManagementPolicies, c.EnableChangeLogs, c.ChangeLogsSocketPath, c.LeaderElection = false, true, "/run/cl.sock", true
+			}),
+			wantJitter: 6 * time.Second,
+		},
+		"FromProviderEnvironmentVariables": {
+			env:        map[string]string{"PROVIDER_POLL": "2m", "PROVIDER_POLL_JITTER_PERCENTAGE": "50"},
+			want:       with(func(c *config) { c.PollInterval, c.PollJitterPercentage = 2*time.Minute, 50 }),
+			wantJitter: time.Minute,
+		},
+		"UnknownFlag": {
+			args:    []string{"--poll-jitter=5s"},
+			wantErr: "unknown long flag '--poll-jitter'",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			got, err := parseFlags("/usr/local/bin/provider", tc.args)
+			if diff := cmp.Diff(tc.wantErr, errString(err)); diff != "" {
+				t.Fatalf("parseFlags(%v) error: -want, +got:\n%s", tc.args, diff)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("parseFlags(%v): -want, +got:\n%s", tc.args, diff)
+			}
+			if got := got.PollJitter(); got != tc.wantJitter {
+				t.Errorf("PollJitter(): want %s, got %s", tc.wantJitter, got)
+			}
+		})
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
