@@ -244,10 +244,12 @@ play_argocd() {
   kubectl -n argocd patch application "$1" --type=json -p '[{"op":"remove","path":"/metadata/finalizers"}]' >/dev/null
 }
 # delete_claim NAME: deletes ServiceClaim NAME of team payments and waits until its ArgoCD
-# Application is being deleted (held by ArgoCD's finalizer).
+# Application is being deleted (held by ArgoCD's finalizer). The garbage collector deletes the
+# Application after its composite; seen once taking over a minute while its discovery still
+# lacked the platform kinds Crossplane had just installed.
 delete_claim() {
   kubectl -n team-payments delete serviceclaim "$1" --wait=false >/dev/null
-  wait_until 60 test -n "$(kubectl -n argocd get application "payments-$1" -o jsonpath='{.metadata.deletionTimestamp}' 2>/dev/null)" \
+  wait_until 180 test -n "$(kubectl -n argocd get application "payments-$1" -o jsonpath='{.metadata.deletionTimestamp}' 2>/dev/null)" \
     || fail "Application payments-$1 is not being deleted"
 }
 
