@@ -13,9 +13,9 @@ FINALIZER=resources-finalizer.argocd.argoproj.io
 # release APP: removes ArgoCD's finalizer from APP by index, guarded by a test of that index.
 release() {
   local app=$1 i=0 f
-  for f in $(kubectl -n argocd get application "$app" -o jsonpath='{.metadata.finalizers[*]}' 2>/dev/null); do
+  for f in $(kubectl -n argocd get applications.argoproj.io "$app" -o jsonpath='{.metadata.finalizers[*]}' 2>/dev/null); do
     if [[ $f == "$FINALIZER" ]]; then
-      kubectl -n argocd patch application "$app" --type=json \
+      kubectl -n argocd patch applications.argoproj.io "$app" --type=json \
         -p "[{\"op\":\"test\",\"path\":\"/metadata/finalizers/$i\",\"value\":\"$FINALIZER\"},{\"op\":\"remove\",\"path\":\"/metadata/finalizers/$i\"}]" \
         >/dev/null 2>&1 && log "Application argocd/$app is being deleted: released $FINALIZER (nothing was deployed)"
       return
@@ -25,7 +25,7 @@ release() {
 }
 
 while sleep 2; do
-  for app in $(kubectl -n argocd get applications \
+  for app in $(kubectl -n argocd get applications.argoproj.io \
     -o jsonpath='{range .items[?(@.metadata.deletionTimestamp)]}{.metadata.name}{" "}{end}' 2>/dev/null); do
     release "$app"
   done

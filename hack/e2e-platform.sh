@@ -97,7 +97,7 @@ claim web '  sso:
 wait_cond 120 TenantReady=False -n team-payments serviceclaim/web || fail "web does not report TenantReady=False"
 reason=$(kubectl -n team-payments get serviceclaim web -o jsonpath='{.status.conditions[?(@.type=="TenantReady")].reason}')
 [[ $reason == TenantNotFound ]] || fail "TenantReady reason: want TenantNotFound, got $reason"
-[[ -z $(kubectl -n argocd get applications -o name) ]] || fail "an Application was created before the Tenant"
+[[ -z $(kubectl -n argocd get applications.argoproj.io -o name) ]] || fail "an Application was created before the Tenant"
 log "   web: TenantReady=False/$reason, nothing composed ($((SECONDS - t0)) s)"
 
 log "2. the Tenant converges, and the waiting ServiceClaim with it"
@@ -124,7 +124,7 @@ kubectl -n team-payments get rolebinding team-payments-admin >/dev/null || fail 
 kubectl -n team-payments get resourcequota team-quota >/dev/null || fail "no ResourceQuota"
 wait_cond 300 Ready=True -n team-payments serviceclaim/web || fail "ServiceClaim web is not Ready once its Tenant is"
 wait_cond 10 TenantReady=True -n team-payments serviceclaim/web || fail "web: TenantReady is not True"
-fin=$(kubectl -n argocd get application payments-web -o jsonpath='{.metadata.finalizers}')
+fin=$(kubectl -n argocd get applications.argoproj.io payments-web -o jsonpath='{.metadata.finalizers}')
 [[ $fin == *resources-finalizer.argocd.argoproj.io* ]] || fail "Application payments-web lacks ArgoCD's finalizer: $fin"
 wait_until 60 kubectl -n team-payments get secret web-oidc >/dev/null 2>&1 || fail "no Secret web-oidc in team-payments"
 keys=$(kubectl -n team-payments get secret web-oidc -o jsonpath='{.data}')
@@ -135,7 +135,7 @@ log "3. a second ServiceClaim of the same Tenant"
 t0=$SECONDS
 claim worker ""
 wait_cond 300 Ready=True -n team-payments serviceclaim/worker || fail "ServiceClaim worker is not Ready"
-kubectl -n argocd get application payments-worker >/dev/null || fail "no Application payments-worker"
+kubectl -n argocd get applications.argoproj.io payments-worker >/dev/null || fail "no Application payments-worker"
 log "   worker Ready ($((SECONDS - t0)) s)"
 
 log "4. a KeystoneIdentityBackend: an LDAP domain of Keystone backed by slapd"
@@ -241,15 +241,15 @@ log "   authentik Ready: issuer $issuer, client in Secret platform-e2e/authentik
 gone() { ! kubectl get "$@" >/dev/null 2>&1; }
 # play_argocd NAME: what ArgoCD's resources finalizer does once it has pruned the service.
 play_argocd() {
-  kubectl -n argocd patch application "$1" --type=json -p '[{"op":"remove","path":"/metadata/finalizers"}]' >/dev/null
+  kubectl -n argocd patch applications.argoproj.io "$1" --type=json -p '[{"op":"remove","path":"/metadata/finalizers"}]' >/dev/null
 }
 # delete_claim NAME: deletes ServiceClaim NAME of team payments and waits until its ArgoCD
-# Application is being deleted (held by ArgoCD's finalizer). The garbage collector deletes the
-# Application after its composite; seen once taking over a minute while its discovery still
-# lacked the platform kinds Crossplane had just installed.
+# Application is being deleted (held by ArgoCD's finalizer). ArgoCD's kind is always named in
+# full (applications.argoproj.io): a bare "application" may resolve to authentik's Application,
+# depending on the order of the API groups the server lists.
 delete_claim() {
   kubectl -n team-payments delete serviceclaim "$1" --wait=false >/dev/null
-  wait_until 180 test -n "$(kubectl -n argocd get application "payments-$1" -o jsonpath='{.metadata.deletionTimestamp}' 2>/dev/null)" \
+  wait_until 60 test -n "$(kubectl -n argocd get applications.argoproj.io "payments-$1" -o jsonpath='{.metadata.deletionTimestamp}' 2>/dev/null)" \
     || fail "Application payments-$1 is not being deleted"
 }
 
