@@ -2,9 +2,12 @@ package managedkind
 
 import (
 	"context"
+	"time"
 
 	"github.com/gophercloud/gophercloud/v2"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -120,11 +123,34 @@ func SetupGated(mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, setup 
 		return setup(mgr, o)
 	}
 	o.Gate.Register(func() {
+		if err := waitForMapping(mgr.GetRESTMapper(), gvk, mappingTimeout); err != nil {
+			mgr.GetLogger().Error(err, "cannot set up controller: its CRD is established but the API server does not serve the kind", "gvk", gvk.String())
+			return
+		}
 		if err := setup(mgr, o); err != nil {
 			mgr.GetLogger().Error(err, "cannot set up controller", "gvk", gvk.String())
 		}
 	}, gvk)
 	return nil
+}
+
+// mappingTimeout bounds how long a gated controller waits for discovery to serve its kind.
+const mappingTimeout = 2 * time.Minute
+
+// waitForMapping returns once the REST mapper maps gvk. The gate opens when the CRD is
+// Established, but the API server's discovery can serve the new group a moment later; setting up
+// in that moment fails with "no matches for kind" and would leave the kind without a controller.
+// The mapper rediscovers a group it does not know on every lookup, so polling it is enough.
+func waitForMapping(m meta.RESTMapper, gvk schema.GroupVersionKind, timeout time.Duration) error {
+	var last error
+	err := wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, timeout, true, func(context.Context) (bool, error) {
+		_, last = m.RESTMapping(gvk.GroupKind(), gvk.Version)
+		return last == nil, nil
+	})
+	if err != nil && last != nil {
+		return last
+	}
+	return err
 }
 
 // writerManager hands the reconciler a PolicyAwareWriter as the manager's client.
