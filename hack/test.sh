@@ -24,20 +24,38 @@ log "function-identity-platform and cluster/image: vet and unit tests"
 (cd cluster/image && go vet ./...)
 # --- end of Compositions and packages ----------------------------------------------------------
 
+# The end-to-end stages below mostly wait (on reconciles, on Keystone's single worker, on
+# Crossplane), not compute: the platform test runs beside the Go end-to-end tests, each on
+# services of its own, and the run waits for both. Its output is kept apart and printed whole
+# when it ends, so the two do not interleave.
+# --- Compositions and packages: end to end ------------------------------------------------------
+# Crossplane core out of cluster with both functions, the provider and real services: a
+# ServiceClaim before its Tenant waits (TenantReady=False), then Tenant and two ServiceClaims
+# converge; LDAP and OIDC KeystoneIdentityBackends and an AuthentikFederation converge (~4 min).
+platform_log=$(mktemp "${TMPDIR:-/tmp}/e2e-platform.XXXXXX.log")
+log "platform compositions end to end (hack/e2e-platform.sh), beside the Go end-to-end tests; output: $platform_log"
+"$ROOT/hack/e2e-platform.sh" >"$platform_log" 2>&1 &
+platform_pid=$!
+# An interrupted run takes the platform test (and, through its own trap, its services) down too.
+trap 'kill "$platform_pid" 2>/dev/null || true' EXIT
+# --- end of Compositions and packages -----------------------------------------------------------
+
 # Only the packages with e2e-tagged files: the others' tests already ran as unit tests above.
+e2e_rc=0
 mapfile -t e2e < <(e2e_packages test internal)
 if ((${#e2e[@]})); then
   log "end-to-end tests: ${e2e[*]}"
   # hack/with-services.sh also starts the authentik API server (./cluster/authentik-apiserver)
   # and exports AUTHENTIK_URL and AUTHENTIK_TOKEN.
-  "$ROOT/hack/with-services.sh" go test -tags e2e -count=1 -timeout 45m "${e2e[@]}"
+  "$ROOT/hack/with-services.sh" go test -tags e2e -count=1 -timeout 45m "${e2e[@]}" || e2e_rc=$?
 else
   log "no e2e-tagged tests under ./test or ./internal yet: no end-to-end tests to run"
 fi
 
-# --- Compositions and packages: end to end ------------------------------------------------------
-# Crossplane core out of cluster with both functions, the provider and real services: a
-# ServiceClaim before its Tenant waits (TenantReady=False), then Tenant and two ServiceClaims
-# converge; LDAP and OIDC KeystoneIdentityBackends and an AuthentikFederation converge (~4 min).
-log "platform compositions end to end (hack/e2e-platform.sh)"
-"$ROOT/hack/e2e-platform.sh"
+platform_rc=0
+wait "$platform_pid" || platform_rc=$?
+log "platform compositions end to end: output of hack/e2e-platform.sh (exit code $platform_rc)"
+cat "$platform_log" >&2
+rm -f "$platform_log"
+((e2e_rc == 0)) || die "end-to-end tests failed (exit code $e2e_rc)"
+((platform_rc == 0)) || die "platform compositions end to end failed (exit code $platform_rc)"
