@@ -7,6 +7,7 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,17 +15,27 @@ import (
 	"strings"
 )
 
-// referenceMarker names, on a parameter holding an external ID, the kind whose external name
-// fills it: "+identity:reference:type=Domain". The reference and selector fields are the ID
-// field's name with its ID suffix replaced by Ref and Selector (DomainID: DomainRef,
-// DomainSelector). angryjet's own markers are not used: for a namespaced kind it writes
-// resolvers of namespaced references (xpv2.NamespacedReference, which may name another
-// namespace), and both scopes here share parameters whose references carry a name only.
-const referenceMarker = "+identity:reference:type="
+// referenceMarker names, on a parameter holding an external ID (*string) or a list of them
+// ([]string), the kind whose external name fills it: "+identity:reference:type=Domain". The
+// reference and selector fields are the ID field's name with its ID suffix replaced by Ref and
+// Selector (DomainID: DomainRef, DomainSelector), or for a list its IDs suffix by Refs and
+// Selector (RoleIDs: RoleRefs, RoleSelector). Where a field does not follow that rule,
+// "+identity:reference:refFieldName=ParentRefs" and
+// "+identity:reference:selectorFieldName=ParentSelector" name them. angryjet's own markers are
+// not used: for a namespaced kind it writes resolvers of namespaced references
+// (xpv2.NamespacedReference, which may name another namespace), and both scopes here share
+// parameters whose references carry a name only.
+const (
+	referenceMarker = "+identity:reference:type="
+	refFieldMarker  = "+identity:reference:refFieldName="
+	selFieldMarker  = "+identity:reference:selectorFieldName="
+)
 
 // A ref is one reference field of a kind's parameters.
 type ref struct {
 	Value, Ref, Selector, To, JSON string
+	// Multiple is true for a list of IDs ([]string), resolved from a list of references.
+	Multiple bool
 }
 
 // references writes, into each of dirs, the ResolveReferences methods of the kinds declared
@@ -59,6 +70,12 @@ func references(from, head string, dirs []string) error {
 				if !ok {
 					continue
 				}
+				fields := map[string]string{} // field name: its type, as written
+				for _, fl := range st.Fields.List {
+					for _, n := range fl.Names {
+						fields[n.Name] = types.ExprString(fl.Type)
+					}
+				}
 				for _, fl := range st.Fields.List {
 					if len(fl.Names) == 1 && fl.Names[0].Name == "ForProvider" && strings.HasSuffix(ts.Name.Name, "Spec") {
 						if id, ok := fl.Type.(*ast.Ident); ok {
@@ -66,6 +83,9 @@ func references(from, head string, dirs []string) error {
 						}
 					}
 					r, err := refOf(fl)
+					if err == nil && r != nil {
+						err = r.check(fields)
+					}
 					if err != nil {
 						return fmt.Errorf("%s.%s: %w", ts.Name.Name, fl.Names[0].Name, err)
 					}
@@ -92,6 +112,15 @@ func references(from, head string, dirs []string) error {
 		fmt.Fprintf(&b, "func (mg *%s) ResolveReferences(ctx context.Context, c client.Reader) error {\n", k)
 		b.WriteString("\tr := reference.NewAPIResolver(c, mg)\n\tfp := &mg.Spec.ForProvider\n\n")
 		for _, r := range params[forProvider[k]] {
+			if r.Multiple {
+				fmt.Fprintf(&b, "\tif rsp, err := r.ResolveMultiple(ctx, reference.MultiResolutionRequest{\n"+
+					"\t\tCurrentValues: fp.%[1]s, References: fp.%[2]s, Selector: fp.%[3]s,\n"+
+					"\t\tTo: reference.To{Managed: &%[4]s{}, List: &%[4]sList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),\n"+
+					"\t}); err != nil {\n\t\treturn errors.Wrap(err, %[5]q)\n\t} else {\n"+
+					"\t\tfp.%[1]s, fp.%[2]s = rsp.ResolvedValues, rsp.ResolvedReferences\n\t}\n",
+					r.Value, r.Ref, r.Selector, r.To, "spec.forProvider."+r.JSON)
+				continue
+			}
 			fmt.Fprintf(&b, "\tif rsp, err := r.Resolve(ctx, reference.ResolutionRequest{\n"+
 				"\t\tCurrentValue: reference.FromPtrValue(fp.%[1]s), Reference: fp.%[2]s, Selector: fp.%[3]s,\n"+
 				"\t\tTo: reference.To{Managed: &%[4]s{}, List: &%[4]sList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),\n"+
@@ -117,26 +146,72 @@ func references(from, head string, dirs []string) error {
 	return nil
 }
 
-// refOf reads a field's reference marker; only *string IDs are supported so far.
+// refOf reads a field's reference markers: a *string ID is resolved from one reference, a
+// []string list of IDs from a list of references.
 func refOf(f *ast.Field) (*ref, error) {
 	if f.Doc == nil || len(f.Names) != 1 {
 		return nil, nil
 	}
+	var to, refName, selName string
 	for _, c := range f.Doc.List {
 		t := strings.TrimSpace(strings.TrimPrefix(c.Text, "//"))
-		if !strings.HasPrefix(t, referenceMarker) {
-			continue
+		switch {
+		case strings.HasPrefix(t, referenceMarker):
+			to = strings.TrimPrefix(t, referenceMarker)
+		case strings.HasPrefix(t, refFieldMarker):
+			refName = strings.TrimPrefix(t, refFieldMarker)
+		case strings.HasPrefix(t, selFieldMarker):
+			selName = strings.TrimPrefix(t, selFieldMarker)
 		}
-		if s, ok := f.Type.(*ast.StarExpr); !ok || fmt.Sprint(s.X) != "string" {
-			return nil, fmt.Errorf("a reference must fill a *string field")
-		}
-		name := f.Names[0].Name
-		base := strings.TrimSuffix(name, "ID")
-		json := ""
-		if f.Tag != nil {
-			json, _, _ = strings.Cut(reflect.StructTag(strings.Trim(f.Tag.Value, "`")).Get("json"), ",")
-		}
-		return &ref{Value: name, Ref: base + "Ref", Selector: base + "Selector", To: strings.TrimPrefix(t, referenceMarker), JSON: json}, nil
 	}
-	return nil, nil
+	if to == "" {
+		if refName != "" || selName != "" {
+			return nil, fmt.Errorf("%s or %s without %s<Kind>", refFieldMarker, selFieldMarker, referenceMarker)
+		}
+		return nil, nil
+	}
+	name := f.Names[0].Name
+	r := &ref{Value: name, To: to}
+	switch types.ExprString(f.Type) {
+	case "*string":
+		base := strings.TrimSuffix(name, "ID")
+		r.Ref, r.Selector = base+"Ref", base+"Selector"
+	case "[]string":
+		base := strings.TrimSuffix(name, "IDs")
+		r.Ref, r.Selector, r.Multiple = base+"Refs", base+"Selector", true
+	default:
+		return nil, fmt.Errorf("a reference must fill a *string or []string field, not %s", types.ExprString(f.Type))
+	}
+	if refName != "" {
+		r.Ref = refName
+	}
+	if selName != "" {
+		r.Selector = selName
+	}
+	if f.Tag != nil {
+		r.JSON, _, _ = strings.Cut(reflect.StructTag(strings.Trim(f.Tag.Value, "`")).Get("json"), ",")
+	}
+	return r, nil
+}
+
+// check fails unless the reference and selector fields exist in the parameters with the types
+// the resolver assigns, so that a misnamed field fails here with its name, not in the compiler.
+func (r *ref) check(fields map[string]string) error {
+	wantRef := "*xpv2.Reference"
+	if r.Multiple {
+		wantRef = "[]xpv2.Reference"
+	}
+	for _, w := range []struct{ name, typ, marker string }{
+		{r.Ref, wantRef, refFieldMarker},
+		{r.Selector, "*xpv2.Selector", selFieldMarker},
+	} {
+		got, ok := fields[w.name]
+		if !ok {
+			return fmt.Errorf("no field %s %s next to it: add it, or name the field with %s<Field>", w.name, w.typ, w.marker)
+		}
+		if got != w.typ {
+			return fmt.Errorf("field %s is %s, the resolver needs %s", w.name, got, w.typ)
+		}
+	}
+	return nil
 }

@@ -2,6 +2,8 @@ package clients
 
 import (
 	"context"
+	"fmt"
+	"reflect"
 
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -17,7 +19,10 @@ const (
 	errGetNamespacedPC = "cannot get ProviderConfig %s/%s"
 	errGetClusterPC    = "cannot get ClusterProviderConfig %q"
 	errPCKind          = "providerConfigRef.kind %q of %s %s/%s is not one of ProviderConfig (of the resource's namespace) or ClusterProviderConfig"
-	errOtherNamespace  = "%s %s reads Secrets of its own namespace only, but names Secret %s/%s: move the Secret into namespace %s, or use a ClusterProviderConfig"
+	errOtherNamespace  = "%s reads Secrets of its own namespace only, but names Secret %s/%s: %s"
+	fixPCNamespace     = "move the Secret into namespace %s, or use a ClusterProviderConfig"
+	fixMRNamespace     = "put the Secret in namespace %s and leave out the selector's namespace: a namespaced %s reads Secrets in its own namespace"
+	errNoSecretNS      = "%s names Secret %q without a namespace: a cluster-scoped resource must say which namespace its Secrets are in"
 )
 
 // A Config is what a ProviderConfig of any kind (the legacy cluster-scoped ProviderConfig of
@@ -49,25 +54,68 @@ func View(c Config) *identityv1alpha1.ProviderConfig {
 // ProviderConfig never reads another namespace's Secrets with the provider's rights.
 func SecretReader(kube client.Reader, c Config) client.Reader {
 	if c.GetNamespace() == "" {
-		return kube
+		return scopedReader{Reader: kube, owner: "ProviderConfig " + c.GetName()}
 	}
-	return namespaceReader{Reader: kube, namespace: c.GetNamespace(), owner: "ProviderConfig " + c.GetNamespace() + "/" + c.GetName()}
+	return scopedReader{Reader: kube, namespace: c.GetNamespace(), owner: "ProviderConfig " + c.GetNamespace() + "/" + c.GetName(),
+		fix: fmt.Sprintf(fixPCNamespace, c.GetNamespace())}
 }
 
-// namespaceReader reads objects of one namespace only.
-type namespaceReader struct {
+// ResourceSecrets returns the reader the Secrets a managed resource's parameters select
+// (identityv1alpha1.SecretReference, SecretKeySelector) are read through, bound to the
+// resource's scope: a namespaced resource reads its own namespace only, whatever its
+// selectors say, and a cluster-scoped resource the namespace each selector names. Read the
+// Secret at SecretKey(mg, ref) through it.
+func ResourceSecrets(kube client.Reader, mg client.Object) client.Reader {
+	k := resourceKind(mg)
+	if mg.GetNamespace() == "" {
+		return scopedReader{Reader: kube, owner: k + " " + mg.GetName()}
+	}
+	return scopedReader{Reader: kube, namespace: mg.GetNamespace(), owner: k + " " + mg.GetNamespace() + "/" + mg.GetName(),
+		fix: fmt.Sprintf(fixMRNamespace, mg.GetNamespace(), k)}
+}
+
+// SecretKey is where the Secret ref names for mg is: in mg's own namespace when ref names
+// none (a namespaced resource's selectors name none). A namespace that is not mg's is kept,
+// so that ResourceSecrets refuses it by name rather than reading another Secret silently.
+func SecretKey(mg client.Object, ref identityv1alpha1.SecretReference) types.NamespacedName {
+	if ref.Namespace == "" {
+		return types.NamespacedName{Namespace: mg.GetNamespace(), Name: ref.Name}
+	}
+	return types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}
+}
+
+// resourceKind names mg's kind in messages: from its type metadata, or its Go type, which is
+// the kind's name, when the object (as read from a cache) has none.
+func resourceKind(mg client.Object) string {
+	if k := mg.GetObjectKind().GroupVersionKind().Kind; k != "" {
+		return k
+	}
+	return reflect.TypeOf(mg).Elem().Name()
+}
+
+// scopedReader is the one reader Secrets are read through, for ProviderConfigs and managed
+// resources alike. Bound to a namespace (a namespaced owner), it reads that namespace only;
+// unbound (a cluster-scoped owner), it reads the namespace each key names, and refuses a key
+// without one. owner and fix complete its refusals: who reads, and what to do.
+type scopedReader struct {
 	client.Reader
-	namespace, owner string
+	namespace, owner, fix string
 }
 
-func (r namespaceReader) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
-	if key.Namespace != r.namespace {
-		return errors.Errorf(errOtherNamespace, r.owner, r.namespace, key.Namespace, key.Name, r.namespace)
+func (r scopedReader) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	switch {
+	case r.namespace == "" && key.Namespace == "":
+		return errors.Errorf(errNoSecretNS, r.owner, key.Name)
+	case r.namespace != "" && key.Namespace != r.namespace:
+		return errors.Errorf(errOtherNamespace, r.owner, key.Namespace, key.Name, r.fix)
 	}
 	return r.Reader.Get(ctx, key, obj, opts...)
 }
 
-func (r namespaceReader) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+func (r scopedReader) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	if r.namespace == "" {
+		return r.Reader.List(ctx, list, opts...)
+	}
 	return r.Reader.List(ctx, list, append(opts, client.InNamespace(r.namespace))...)
 }
 
