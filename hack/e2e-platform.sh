@@ -2,20 +2,22 @@
 # hack/e2e-platform.sh — the platform Compositions end to end, without a cluster: the dev
 # environment of hack/dev.sh in a private STATE_DIR — kube-apiserver with kube-controller-manager's
 # garbage collector, Keystone, slapd, the authentik API server, the provider with its
-# ProviderConfigs "keystone" and "authentik", and (hack/crossplane.sh) Crossplane core v2.2.1 out
-# of cluster with its usage webhook, both composition functions and the platform Configuration.
-# Then:
+# ProviderConfigs "keystone" and "authentik" (here copied into ClusterProviderConfigs of the same
+# names, which the platform's namespaced managed resources use), and (hack/crossplane.sh)
+# Crossplane core v2.2.1 out of cluster with its usage webhook, both composition functions and
+# the platform Configuration (Crossplane v2 XRDs, no claims). Then:
 #   1. a ServiceClaim applied before its Tenant is accepted and waits with TenantReady=False;
-#   2. the Tenant converges (Namespace, RoleBinding, quota, authentik Group, Keystone Project,
-#      Group, role assignment), the waiting ServiceClaim follows (ArgoCD Application with its
-#      finalizer, authentik OAuth2 provider and application, client Secret in the team
-#      namespace);
+#   2. the Tenant converges (Namespace, RoleBinding, quota, and in the namespace the namespaced
+#      authentik Group, Keystone Project, Group, role assignment), the waiting ServiceClaim
+#      follows (ArgoCD Application with its finalizer, authentik OAuth2 provider and
+#      application, client Secret, all in the team namespace);
 #   3. a second ServiceClaim for the same Tenant converges;
 #   4-6. LDAP and OIDC KeystoneIdentityBackends and an AuthentikFederation converge (Keystone
 #      lists the LDAP directory's users in the LDAP domain);
 #   7. deleting the Tenant while ServiceClaims use it is refused;
-#   8. deleting a ServiceClaim waits for its Application (here the test plays ArgoCD and drops
-#      its finalizer), then its SSO objects and Secret are gone;
+#   8. deleting a ServiceClaim (foreground: a v2 composite has no default delete policy) waits
+#      for its Application (here the test plays ArgoCD and drops its finalizer), then its SSO
+#      objects and Secret are gone;
 #   9. the last ServiceClaim's deletion replays the refused Tenant deletion; the team namespace
 #      goes only after the team's Keystone Project and authentik Group;
 #  10. deleting the backends and the federation leaves Keystone and authentik as they were
@@ -43,7 +45,7 @@ trap 'exit 130' INT
 fail() {
   log "FAIL: $*"
   kubectl get tenants,serviceclaims -A -o wide 2>&1 | sed 's/^/  /' >&2 || true
-  kubectl get managed 2>&1 | sed 's/^/  /' >&2 || true
+  kubectl get managed -A 2>&1 | sed 's/^/  /' >&2 || true
   exit 1
 }
 
@@ -65,7 +67,17 @@ set -a; for f in "$STATE_DIR"/*.env; do source "$f"; done; set +a
 for kind in tenants serviceclaims keystoneidentitybackends authentikfederations; do
   wait_until 60 kubectl get crd "$kind.platform.identity.crossplane.io" >/dev/null 2>&1 || fail "no $kind CRD"
 done
-# What Keystone and authentik hold before any Claim: deleting every Claim must leave exactly this.
+# The platform's managed resources are namespaced: they use ClusterProviderConfigs, here with the
+# credentials (Secrets by namespace and name) of the dev environment's ProviderConfigs.
+for pc in keystone authentik; do
+  kubectl get providerconfigs.identity.crossplane.io "$pc" -o json | python3 -c '
+import json, sys
+pc = json.load(sys.stdin)
+print(json.dumps({"apiVersion": "identity.m.crossplane.io/v1alpha1", "kind": "ClusterProviderConfig",
+                  "metadata": {"name": pc["metadata"]["name"]}, "spec": pc["spec"]}))' | kubectl apply -f - >/dev/null \
+    || fail "cannot create ClusterProviderConfig $pc"
+done
+# What Keystone and authentik hold before any composite: deleting every one must leave exactly this.
 hack/identity-snapshot.py >"$STATE_DIR/before.txt" || fail "cannot snapshot Keystone and authentik"
 
 claim() {
@@ -97,7 +109,7 @@ claim web '  sso:
 wait_cond 120 TenantReady=False -n team-payments serviceclaim/web || fail "web does not report TenantReady=False"
 reason=$(kubectl -n team-payments get serviceclaim web -o jsonpath='{.status.conditions[?(@.type=="TenantReady")].reason}')
 [[ $reason == TenantNotFound ]] || fail "TenantReady reason: want TenantNotFound, got $reason"
-[[ -z $(kubectl -n argocd get applications.argoproj.io -o name) ]] || fail "an Application was created before the Tenant"
+[[ -z $(kubectl -n team-payments get applications.argoproj.io -o name) ]] || fail "an Application was created before the Tenant"
 log "   web: TenantReady=False/$reason, nothing composed ($((SECONDS - t0)) s)"
 
 log "2. the Tenant converges, and the waiting ServiceClaim with it"
@@ -124,7 +136,7 @@ kubectl -n team-payments get rolebinding team-payments-admin >/dev/null || fail 
 kubectl -n team-payments get resourcequota team-quota >/dev/null || fail "no ResourceQuota"
 wait_cond 300 Ready=True -n team-payments serviceclaim/web || fail "ServiceClaim web is not Ready once its Tenant is"
 wait_cond 10 TenantReady=True -n team-payments serviceclaim/web || fail "web: TenantReady is not True"
-fin=$(kubectl -n argocd get applications.argoproj.io payments-web -o jsonpath='{.metadata.finalizers}')
+fin=$(kubectl -n team-payments get applications.argoproj.io payments-web -o jsonpath='{.metadata.finalizers}')
 [[ $fin == *resources-finalizer.argocd.argoproj.io* ]] || fail "Application payments-web lacks ArgoCD's finalizer: $fin"
 wait_until 60 kubectl -n team-payments get secret web-oidc >/dev/null 2>&1 || fail "no Secret web-oidc in team-payments"
 keys=$(kubectl -n team-payments get secret web-oidc -o jsonpath='{.data}')
@@ -135,7 +147,7 @@ log "3. a second ServiceClaim of the same Tenant"
 t0=$SECONDS
 claim worker ""
 wait_cond 300 Ready=True -n team-payments serviceclaim/worker || fail "ServiceClaim worker is not Ready"
-kubectl -n argocd get applications.argoproj.io payments-worker >/dev/null || fail "no Application payments-worker"
+kubectl -n team-payments get applications.argoproj.io payments-worker >/dev/null || fail "no Application payments-worker"
 log "   worker Ready ($((SECONDS - t0)) s)"
 
 log "4. a KeystoneIdentityBackend: an LDAP domain of Keystone backed by slapd"
@@ -241,15 +253,16 @@ log "   authentik Ready: issuer $issuer, client in Secret platform-e2e/authentik
 gone() { ! kubectl get "$@" >/dev/null 2>&1; }
 # play_argocd NAME: what ArgoCD's resources finalizer does once it has pruned the service.
 play_argocd() {
-  kubectl -n argocd patch applications.argoproj.io "$1" --type=json -p '[{"op":"remove","path":"/metadata/finalizers"}]' >/dev/null
+  kubectl -n team-payments patch applications.argoproj.io "$1" --type=json -p '[{"op":"remove","path":"/metadata/finalizers"}]' >/dev/null
 }
-# delete_claim NAME: deletes ServiceClaim NAME of team payments and waits until its ArgoCD
-# Application is being deleted (held by ArgoCD's finalizer). ArgoCD's kind is always named in
-# full (applications.argoproj.io): a bare "application" may resolve to authentik's Application,
-# depending on the order of the API groups the server lists.
+# delete_claim NAME: deletes ServiceClaim NAME of team payments in the foreground (it goes after
+# what it composed) and waits until its ArgoCD Application is being deleted (held by ArgoCD's
+# finalizer). ArgoCD's kind is always named in full (applications.argoproj.io): a bare
+# "application" may resolve to authentik's Application, depending on the order of the API
+# groups the server lists.
 delete_claim() {
-  kubectl -n team-payments delete serviceclaim "$1" --wait=false >/dev/null
-  wait_until 60 test -n "$(kubectl -n argocd get applications.argoproj.io "payments-$1" -o jsonpath='{.metadata.deletionTimestamp}' 2>/dev/null)" \
+  kubectl -n team-payments delete serviceclaim "$1" --cascade=foreground --wait=false >/dev/null
+  wait_until 60 test -n "$(kubectl -n team-payments get applications.argoproj.io "payments-$1" -o jsonpath='{.metadata.deletionTimestamp}' 2>/dev/null)" \
     || fail "Application payments-$1 is not being deleted"
 }
 
@@ -268,7 +281,7 @@ log "   refused: ${out##*denied the request: }"
 log "8. deleting a ServiceClaim waits for its Application, then removes its SSO objects"
 t0=$SECONDS
 delete_claim web
-wait_until 120 gone oauth2provider payments-web || fail "OAuth2Provider payments-web is still there"
+wait_until 120 gone -n team-payments oauth2providers.authentik.identity.m.crossplane.io payments-web || fail "OAuth2Provider payments-web is still there"
 wait_until 60 gone -n team-payments secret web-oidc || fail "Secret team-payments/web-oidc is still there"
 kubectl -n team-payments get serviceclaim web >/dev/null 2>&1 || fail "ServiceClaim web went before its Application"
 play_argocd payments-web
@@ -287,7 +300,8 @@ deadline=$((SECONDS + 300))
 until gone namespace team-payments; do
   ((SECONDS < deadline)) || fail "namespace team-payments is still there"
   if [[ -n $(kubectl get namespace team-payments -o jsonpath='{.metadata.deletionTimestamp}' 2>/dev/null) ]] &&
-    ! { gone project.keystone.identity.crossplane.io team-payments && gone group.authentik.identity.crossplane.io team-payments; }; then
+    ! { gone -n team-payments projects.keystone.identity.m.crossplane.io team-payments &&
+      gone -n team-payments groups.authentik.identity.m.crossplane.io team-payments; }; then
     ns_early=yes
   fi
   sleep 0.5
@@ -305,12 +319,12 @@ t0=$SECONDS
 kubectl -n platform-e2e delete authentikfederation authentik --wait=false >/dev/null
 kubectl -n platform-e2e delete keystoneidentitybackend corp-ldap fed-oidc --wait=false >/dev/null
 deadline=$((SECONDS + 300))
-until [[ -z $(kubectl -n platform-e2e get authentikfederations,keystoneidentitybackends -o name 2>/dev/null) && -z $(kubectl get managed -o name 2>/dev/null) ]]; do
-  ((SECONDS < deadline)) || fail "Claims or managed resources are left: $(kubectl get managed -o name 2>&1 | tr '\n' ' ')"
+until [[ -z $(kubectl -n platform-e2e get authentikfederations,keystoneidentitybackends -o name 2>/dev/null) && -z $(kubectl get managed -A -o name 2>/dev/null) ]]; do
+  ((SECONDS < deadline)) || fail "composites or managed resources are left: $(kubectl get managed -A -o name 2>&1 | tr '\n' ' ')"
   sleep 1
 done
 hack/identity-snapshot.py >"$STATE_DIR/after.txt" || fail "cannot snapshot Keystone and authentik"
-diff -u "$STATE_DIR/before.txt" "$STATE_DIR/after.txt" >&2 || fail "Keystone or authentik differ from before the Claims (diff above)"
+diff -u "$STATE_DIR/before.txt" "$STATE_DIR/after.txt" >&2 || fail "Keystone or authentik differ from before the composites (diff above)"
 log "   no managed resources left; Keystone and authentik hold the same $(wc -l <"$STATE_DIR/after.txt") objects as before ($((SECONDS - t0)) s)"
 
 echo "10 passed, 0 failed"

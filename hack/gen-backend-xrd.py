@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Writes cluster/configuration/keystoneidentitybackend/definition.yaml, the XRD of
 KeystoneIdentityBackend. spec.ldap and spec.mappings are copied (without descriptions) from the
-DomainConfig and Mapping CRDs in package/crds, so the claim accepts what the provider accepts;
-test/render checks they stay in step. Run it after `make generate` changes those CRDs."""
+DomainConfig and Mapping CRDs in package/crds (the namespaced kinds', which the backend composes,
+or the cluster-scoped ones while a namespaced CRD is not generated yet: both scopes share the
+parameter types), so the backend accepts what the provider accepts; test/render checks they stay
+in step. `make generate` runs it."""
 import copy
 import os
 import yaml
@@ -10,8 +12,16 @@ import yaml
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def crd_path(kind):
+    crds = os.path.join(ROOT, 'package', 'crds')
+    namespaced = os.path.join(crds, f'keystone.identity.m.crossplane.io_{kind}.yaml')
+    if os.path.exists(namespaced):
+        return namespaced
+    return os.path.join(crds, f'keystone.identity.crossplane.io_{kind}.yaml')
+
+
 def for_provider(kind):
-    with open(os.path.join(ROOT, 'package', 'crds', f'keystone.identity.crossplane.io_{kind}.yaml')) as f:
+    with open(crd_path(kind)) as f:
         d = yaml.safe_load(f)
     return d['spec']['versions'][0]['schema']['openAPIV3Schema']['properties']['spec']['properties']['forProvider']
 
@@ -32,7 +42,7 @@ rules['description'] = ('Keystone federation mapping rules of the protocol, type
 ldap = strip(for_provider('domainconfigs')['properties']['ldap'])
 ldap['properties']['bindCredentialsSecretRef'] = {
     'type': 'object', 'required': ['name'],
-    'description': 'Secret in the claim\'s namespace holding the bind DN under "username" and its password under "password".',
+    'description': 'Secret in the backend\'s namespace holding the bind DN under "username" and its password under "password".',
     'properties': {'name': {'type': 'string', 'minLength': 1}}}
 ldap['description'] = ('LDAP/AD connection, tree layout and attribute mapping; required when type is LDAP. Applied as '
                        'the domain\'s Keystone configuration (DomainConfig).')
@@ -97,15 +107,19 @@ spec = {
         {'rule': "self.type != 'LDAP' || (!has(self.mappings) && !has(self.groups))",
          'message': 'mappings and groups apply to federation backends (OIDC, SAML) only'},
         {'rule': 'self.type == oldSelf.type', 'message': 'type cannot change: delete the backend and create another'},
-        {'rule': 'self.keystoneRef.name == oldSelf.keystoneRef.name',
+        {'rule': 'self.keystoneRef == oldSelf.keystoneRef',
          'message': 'keystoneRef cannot change: re-pointing a backend at another Keystone would strand its domain; '
                     'delete and recreate it instead'},
     ],
     'properties': {
         'keystoneRef': {'type': 'object', 'required': ['name'],
-                        'description': 'The ProviderConfig (a Keystone) this backend attaches to. It does not have to '
-                                       'exist yet: the backend reports DomainReady=False/KeystoneNotFound until it does.',
-                        'properties': {'name': {'type': 'string', 'minLength': 1}}},
+                        'description': 'The Keystone this backend attaches to: a ClusterProviderConfig, or a '
+                                       'ProviderConfig in the backend\'s namespace. It does not have to exist yet: the '
+                                       'backend reports DomainReady=False/KeystoneNotFound until it does.',
+                        'properties': {
+                            'kind': {'type': 'string', 'enum': ['ClusterProviderConfig', 'ProviderConfig'],
+                                     'default': 'ClusterProviderConfig'},
+                            'name': {'type': 'string', 'minLength': 1}}},
         'type': {'type': 'string', 'enum': ['LDAP', 'OIDC', 'SAML']},
         'domain': {
             'type': 'object', 'required': ['name'],
@@ -123,22 +137,24 @@ spec = {
                                         'create); Adopt looks an existing domain up by name and never changes it.'},
                 'deletionPolicy': {'type': 'string', 'enum': ['Retain', 'Delete'], 'default': 'Retain',
                                    'description': 'Retain leaves a managed domain in Keystone when the backend is '
-                                                  'deleted; Delete deletes it. Adopted domains are always retained.'},
+                                                  'deleted; Delete deletes it. Adopted domains are always retained. '
+                                                  'Mapped onto the Domain\'s management policies (Delete: ["*"]; '
+                                                  'Retain: all but Delete).'},
                 'description': {'type': 'string', 'maxLength': 255}}},
         'ldap': ldap, 'oidc': oidc, 'saml': saml, 'mappings': rules, 'groups': groups}}
 status = {'type': 'object', 'properties': {
     'domainID': {'type': 'string', 'description': 'Keystone ID of the domain.'},
     'domainRef': {'type': 'string',
-                  'description': 'Name of the Domain managed resource, for Tenants (spec.keystone.domainRef.name).'}}}
+                  'description': 'Name of the Domain managed resource (keystone.identity.m.crossplane.io) in the '
+                                 'backend\'s namespace.'}}}
 xrd = {
-    'apiVersion': 'apiextensions.crossplane.io/v1', 'kind': 'CompositeResourceDefinition',
-    'metadata': {'name': 'xkeystoneidentitybackends.platform.identity.crossplane.io'},
+    'apiVersion': 'apiextensions.crossplane.io/v2', 'kind': 'CompositeResourceDefinition',
+    'metadata': {'name': 'keystoneidentitybackends.platform.identity.crossplane.io'},
     'spec': {
         'group': 'platform.identity.crossplane.io',
-        'names': {'kind': 'XKeystoneIdentityBackend', 'plural': 'xkeystoneidentitybackends',
+        'names': {'kind': 'KeystoneIdentityBackend', 'plural': 'keystoneidentitybackends',
                   'categories': ['crossplane', 'composite', 'platform']},
-        'claimNames': {'kind': 'KeystoneIdentityBackend', 'plural': 'keystoneidentitybackends',
-                       'categories': ['crossplane', 'claim', 'platform']},
+        'scope': 'Namespaced',
         'defaultCompositionRef': {'name': 'keystoneidentitybackend'},
         'versions': [{
             'name': 'v1alpha1', 'served': True, 'referenceable': True,
@@ -151,13 +167,14 @@ xrd = {
             'schema': {'openAPIV3Schema': {'type': 'object', 'properties': {'spec': spec, 'status': status}}}}]}}
 HEADER = '''# Generated by hack/gen-backend-xrd.py: edit that script, not this file.
 # KeystoneIdentityBackend: one external identity backend (LDAP, OIDC or SAML) for one Keystone
-# domain, as a namespaced Claim of the legacy XKeystoneIdentityBackend. keystoneRef names the
-# ProviderConfig of the Keystone. Composes the Domain (Manage: created; Adopt: looked up and never
-# changed), and per type the DomainConfig (LDAP) or the IdentityProvider, Mapping and Protocol plus
-# the declared groups and their role assignments (OIDC, SAML); reports DomainReady,
-# ConfigProjected (LDAP), FederationObjectsReady and MappingsReady (federation) and BackendReady.
-# spec.ldap and spec.mappings share the schemas (and CEL rules) of the DomainConfig and Mapping
-# kinds in package/crds.
+# domain: a namespaced composite (Crossplane v2, no claim) whose objects are namespaced managed
+# resources (keystone.identity.m.crossplane.io) in its own namespace. keystoneRef names the
+# ClusterProviderConfig (or the namespace's ProviderConfig) of the Keystone. Composes the Domain
+# (Manage: created; Adopt: looked up and never changed), and per type the DomainConfig (LDAP) or
+# the IdentityProvider, Mapping and Protocol plus the declared groups and their role assignments
+# (OIDC, SAML); reports DomainReady, ConfigProjected (LDAP), FederationObjectsReady and
+# MappingsReady (federation) and BackendReady. spec.ldap and spec.mappings share the schemas (and
+# CEL rules) of the DomainConfig and Mapping kinds in package/crds.
 '''
 out = os.path.join(ROOT, 'cluster', 'configuration', 'keystoneidentitybackend', 'definition.yaml')
 with open(out, 'w') as f:

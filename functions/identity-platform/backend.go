@@ -7,11 +7,20 @@ import (
 	"regexp"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/utils/ptr"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/crossplane/function-sdk-go/errors"
 	"github.com/crossplane/function-sdk-go/resource"
 	"github.com/crossplane/function-sdk-go/resource/composed"
 	"github.com/crossplane/function-sdk-go/response"
 
+	ksv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	nsks "github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/functions/identity-platform/input/v1beta1"
 )
 
@@ -42,7 +51,6 @@ const (
 	ReasonAllReady              = "AllReady"
 	ReasonNotAllReady           = "NotAllReady"
 	ReasonAdoptionRequired      = "AdoptionRequired"
-	keystoneAPIVersion          = "keystone.identity.crossplane.io/v1alpha1"
 	defaultDomainResource       = "domain"
 	defaultOIDCProtocol         = "openid"
 	defaultSAMLProtocol         = "mapped"
@@ -50,7 +58,7 @@ const (
 	backendTypeOIDC             = "OIDC"
 	backendTypeSAML             = "SAML"
 	modeAdopt                   = "Adopt"
-	observeOnly                 = "Observe"
+	kindClusterProviderConfig   = "ClusterProviderConfig"
 	resourceDomainConfig        = "domainconfig"
 	resourceIdentityProvider    = "identityprovider"
 	resourceMapping             = "mapping"
@@ -60,21 +68,37 @@ const (
 	keystoneNameHashLength      = 8
 )
 
-// backendSpec is the part of a KeystoneIdentityBackend's spec the function composes from.
+// backendSpec is the part of a KeystoneIdentityBackend's spec the function composes from,
+// typed with the provider's own parameter types where the XRD copies their schemas.
 type backendSpec struct {
-	KeystoneRef struct {
-		Name string `json:"name"`
-	} `json:"keystoneRef"`
-	Type   string `json:"type"`
-	Domain struct {
-		Name string `json:"name"`
-		Mode string `json:"mode"`
+	KeystoneRef providerRef `json:"keystoneRef"`
+	Type        string      `json:"type"`
+	Domain      struct {
+		Name           string `json:"name"`
+		Mode           string `json:"mode"`
+		DeletionPolicy string `json:"deletionPolicy"`
+		Description    string `json:"description,omitempty"`
 	} `json:"domain"`
-	LDAP     map[string]any   `json:"ldap,omitempty"`
-	OIDC     *federationSpec  `json:"oidc,omitempty"`
-	SAML     *federationSpec  `json:"saml,omitempty"`
-	Mappings []map[string]any `json:"mappings,omitempty"`
-	Groups   []groupSpec      `json:"groups,omitempty"`
+	LDAP     *ksv1alpha1.LDAPConfig   `json:"ldap,omitempty"`
+	OIDC     *federationSpec          `json:"oidc,omitempty"`
+	SAML     *federationSpec          `json:"saml,omitempty"`
+	Mappings []ksv1alpha1.MappingRule `json:"mappings,omitempty"`
+	Groups   []groupSpec              `json:"groups,omitempty"`
+}
+
+// providerRef names the ProviderConfig or ClusterProviderConfig of the composed resources.
+type providerRef struct {
+	Kind string `json:"kind,omitempty"`
+	Name string `json:"name"`
+}
+
+// ref is the namespaced managed resources' providerConfigRef; the kind defaults as the CRDs do.
+func (r providerRef) ref() *xpv2.ProviderConfigReference {
+	k := r.Kind
+	if k == "" {
+		k = kindClusterProviderConfig
+	}
+	return &xpv2.ProviderConfigReference{Kind: k, Name: r.Name}
 }
 
 // federationSpec holds the fields OIDC and SAML share, plus each one's remote ID.
@@ -102,8 +126,8 @@ type roleAssignment struct {
 	} `json:"project,omitempty"`
 }
 
-// composeBackend adds the type-specific objects of a KeystoneIdentityBackend to the desired
-// state and reports its conditions.
+// composeBackend adds the objects of a KeystoneIdentityBackend to the desired state (its
+// Domain and what its type needs) and reports its conditions.
 func composeBackend(s *state, in *v1beta1.KeystoneIdentityBackend) error {
 	spec := &backendSpec{}
 	if err := s.xr.GetValueInto("spec", spec); err != nil {
@@ -113,16 +137,15 @@ func composeBackend(s *state, in *v1beta1.KeystoneIdentityBackend) error {
 	if domainRes == "" {
 		domainRes = defaultDomainResource
 	}
-	dom, ok := s.desired[resource.Name(domainRes)]
-	if !ok {
-		return errors.Errorf("no desired composed resource %q: compose the Domain in an earlier step", domainRes)
+	if s.xrNamespace == "" {
+		return errors.Errorf("KeystoneIdentityBackend %q has no namespace: its objects and the LDAP bind Secret live in the backend's namespace", s.xrName)
 	}
-	b := &builder{s: s, pc: spec.KeystoneRef.Name, domainMR: dom.Resource.GetName(), adopt: spec.Domain.Mode == modeAdopt}
-	if b.domainMR == "" {
-		return errors.Errorf("the desired Domain %q has no metadata.name: name it in the composition so that other objects can reference it", domainRes)
+	b := &builder{s: s, pc: spec.KeystoneRef.ref(), domainMR: mrName(s.xrName, "domain"), adopt: spec.Domain.Mode == modeAdopt}
+	if err := b.domain(domainRes, spec); err != nil {
+		return err
 	}
 
-	var rules []map[string]any
+	var rules []ksv1alpha1.MappingRule
 	switch spec.Type {
 	case backendTypeLDAP:
 		if err := b.domainConfig(spec); err != nil {
@@ -146,31 +169,27 @@ func composeBackend(s *state, in *v1beta1.KeystoneIdentityBackend) error {
 		}
 		idpName := fed.IdentityProviderName
 		if idpName == "" {
-			idpName = claimName(s)
+			idpName = s.xrName
 		}
 		rules = spec.Mappings
-		b.federation(idpName, remoteID, protocol, fed, rules)
-		b.groups(spec.Groups)
+		if err := b.federation(idpName, remoteID, protocol, fed, rules); err != nil {
+			return err
+		}
+		if err := b.groups(spec.Groups); err != nil {
+			return err
+		}
 	default:
 		return errors.Errorf("spec.type %q is not one of LDAP, OIDC or SAML", spec.Type)
 	}
 	b.markReady()
 	b.report(spec, domainRes, len(rules) > 0)
-	return nil
+	return b.domainStatus(domainRes)
 }
 
-// claimName is the claim's name when the XR has one, else the XR's.
-func claimName(s *state) string {
-	if n, err := s.xr.GetString("metadata.labels[crossplane.io/claim-name]"); err == nil && n != "" {
-		return n
-	}
-	return s.xrName
-}
-
-// builder composes Keystone managed resources for one XR.
+// builder composes Keystone managed resources for one XR, in the XR's namespace.
 type builder struct {
 	s        *state
-	pc       string
+	pc       *xpv2.ProviderConfigReference
 	domainMR string
 	adopt    bool
 	// composed lists the resources this function added, by pipeline key.
@@ -179,150 +198,227 @@ type builder struct {
 	groupKeys, assignmentKeys, lookupKeys []string
 }
 
-// add puts a managed resource into the desired state under key, named after the XR.
-func (b *builder) add(key, kind, suffix string, forProvider map[string]any, observe bool) *composed.Unstructured {
-	u := composed.New()
-	u.SetAPIVersion(keystoneAPIVersion)
-	u.SetKind(kind)
-	u.SetName(mrName(b.s.xrName, suffix))
-	spec := map[string]any{
-		"forProvider":       forProvider,
-		"providerConfigRef": map[string]any{"name": b.pc},
-	}
-	if observe {
-		// Looked up by name only: never created, changed or deleted.
-		spec["managementPolicies"] = []any{observeOnly}
-	}
-	u.Object["spec"] = spec
-	b.s.desired[resource.Name(key)] = &resource.DesiredComposed{Resource: u}
-	b.composed = append(b.composed, key)
-	return u
+// meta names a managed resource composed for the XR: xr-suffix, in the XR's namespace.
+func (b *builder) meta(suffix string) metav1.ObjectMeta {
+	return metav1.ObjectMeta{Name: mrName(b.s.xrName, suffix), Namespace: b.s.xrNamespace}
 }
 
-func (b *builder) domainRef() map[string]any { return map[string]any{"name": b.domainMR} }
+// spec is the spec base of every composed resource. A lookup is only observed: never created,
+// changed or deleted.
+func (b *builder) spec(observe bool) xpv2.ManagedResourceSpec {
+	s := xpv2.ManagedResourceSpec{ProviderConfigReference: b.pc}
+	if observe {
+		s.ManagementPolicies = policiesObserve
+	}
+	return s
+}
+
+// keystone builds a namespaced Keystone kind whose Go type is not in apis/namespaced yet.
+func keystone[P any](b *builder, kind, suffix string, p P, observe bool) *nsManaged[P] {
+	return &nsManaged[P]{
+		TypeMeta:   metav1.TypeMeta{APIVersion: keystoneAPIVersion, Kind: kind},
+		ObjectMeta: b.meta(suffix),
+		Spec:       nsManagedSpec[P]{ManagedResourceSpec: b.spec(observe), ForProvider: p},
+	}
+}
+
+// add puts a typed managed resource into the desired state under key.
+func (b *builder) add(key string, obj any) (*composed.Unstructured, error) {
+	u, err := toComposed(obj)
+	if err != nil {
+		return nil, errors.Wrapf(err, "composed resource %s", key)
+	}
+	b.s.desired[resource.Name(key)] = &resource.DesiredComposed{Resource: u}
+	b.composed = append(b.composed, key)
+	return u, nil
+}
+
+func (b *builder) domainRef() *xpv2.Reference { return &xpv2.Reference{Name: b.domainMR} }
+
+func ref(name string) *xpv2.Reference { return &xpv2.Reference{Name: name} }
+
+// domain composes the backend's Domain. Manage creates it (a same-named domain this backend
+// did not create is a conflict) and deletes it with the backend only for deletionPolicy Delete;
+// Adopt looks an existing one up by name and only observes it, so it is always retained.
+func (b *builder) domain(key string, spec *backendSpec) error {
+	d := &nsks.Domain{
+		TypeMeta:   metav1.TypeMeta{APIVersion: nsks.SchemeGroupVersion.String(), Kind: nsks.DomainKind},
+		ObjectMeta: b.meta("domain"),
+	}
+	d.Spec.ManagedResourceSpec = b.spec(b.adopt)
+	d.Spec.AdoptionPolicy = identityv1alpha1.FailOnConflict
+	d.Spec.ForProvider = nsks.DomainParameters{Name: spec.Domain.Name, Enabled: ptr.To(true)}
+	if spec.Domain.Description != "" {
+		d.Spec.ForProvider.Description = ptr.To(spec.Domain.Description)
+	}
+	if b.adopt {
+		d.Spec.AdoptionPolicy = identityv1alpha1.AdoptExisting
+	} else {
+		dp := spec.Domain.DeletionPolicy
+		if dp == "" {
+			dp = deletionRetain
+		}
+		p, err := policiesFor(dp)
+		if err != nil {
+			return errors.Wrap(err, "spec.domain")
+		}
+		d.Spec.ManagementPolicies = p
+	}
+	_, err := b.add(key, d)
+	return err
+}
+
+// domainStatus reports the Domain's ID and name in the XR's status.
+func (b *builder) domainStatus(key string) error {
+	dxr := fieldpath.Pave(b.s.dxr.Resource.Object)
+	if err := dxr.SetValue("status.domainRef", b.domainMR); err != nil {
+		return errors.Wrap(err, "cannot set status.domainRef")
+	}
+	o, ok := b.s.observed[resource.Name(key)]
+	if !ok || o.Resource == nil {
+		return nil
+	}
+	// Until Keystone has answered there is no ID to report.
+	if id, err := fieldpath.Pave(o.Resource.Object).GetString("status.atProvider.id"); err == nil && id != "" {
+		return errors.Wrap(dxr.SetValue("status.domainID", id), "cannot set status.domainID")
+	}
+	return nil
+}
 
 func (b *builder) domainConfig(spec *backendSpec) error {
 	if spec.LDAP == nil {
 		return errors.New("spec.ldap is required for type LDAP")
 	}
-	ldap := make(map[string]any, len(spec.LDAP))
-	for k, v := range spec.LDAP {
-		ldap[k] = v
+	ldap := *spec.LDAP
+	// The bind Secret is the backend's own: a namespaced DomainConfig reads Secrets of its own
+	// namespace only, so whatever namespace the spec might carry is dropped.
+	ldap.BindCredentialsSecretRef.Namespace = ""
+	u, err := b.add(resourceDomainConfig, keystone(b, "DomainConfig", "config",
+		ksv1alpha1.DomainConfigParameters{DomainRef: b.domainRef(), LDAP: ldap}, false))
+	if err != nil {
+		return err
 	}
-	// The bind Secret is the claim's own: a claim cannot point the provider at another
-	// namespace's Secret (and send its password to an LDAP server of the claim's choosing).
-	ns, err := b.s.xr.GetString("metadata.labels[crossplane.io/claim-namespace]")
-	if err != nil || ns == "" {
-		return errors.New("spec.ldap.bindCredentialsSecretRef is read from the claim's namespace: create the backend through its KeystoneIdentityBackend claim")
-	}
-	ref, _ := ldap["bindCredentialsSecretRef"].(map[string]any)
-	ldap["bindCredentialsSecretRef"] = map[string]any{"name": ref["name"], "namespace": ns}
-	b.add(resourceDomainConfig, "DomainConfig", "config", map[string]any{"domainRef": b.domainRef(), "ldap": ldap}, false)
+	// The shared type still has a required namespace (the cluster kind's); the namespaced
+	// DomainConfig takes the name only.
+	unstructured.RemoveNestedField(u.Object, "spec", "forProvider", "ldap", "bindCredentialsSecretRef", "namespace")
 	return nil
 }
 
-func (b *builder) federation(idpName, remoteID, protocol string, fed *federationSpec, rules []map[string]any) {
-	idp := map[string]any{
-		"id":        idpName,
-		"domainRef": b.domainRef(),
-		"remoteIds": []any{remoteID},
-		"enabled":   true,
+func (b *builder) federation(idpName, remoteID, protocol string, fed *federationSpec, rules []ksv1alpha1.MappingRule) error {
+	idp := ksv1alpha1.IdentityProviderParameters{
+		ID: idpName, DomainRef: b.domainRef(), RemoteIDs: []string{remoteID}, Enabled: ptr.To(true),
 	}
 	if fed.Description != "" {
-		idp["description"] = fed.Description
+		idp.Description = ptr.To(fed.Description)
 	}
-	b.add(resourceIdentityProvider, "IdentityProvider", "idp", idp, false)
+	if _, err := b.add(resourceIdentityProvider, keystone(b, "IdentityProvider", "idp", idp, false)); err != nil {
+		return err
+	}
 	if len(rules) == 0 {
 		// Keystone rejects a mapping without rules, and a protocol needs a mapping.
-		return
+		return nil
 	}
-	b.add(resourceMapping, "Mapping", "mapping", map[string]any{
-		"id":    idpName + "-" + protocol,
-		"rules": toAny(rules),
-	}, false)
-	proto := map[string]any{
-		"id":                  protocol,
-		"identityProviderRef": map[string]any{"name": mrName(b.s.xrName, "idp")},
-		"mappingRef":          map[string]any{"name": mrName(b.s.xrName, "mapping")},
+	if _, err := b.add(resourceMapping, keystone(b, "Mapping", "mapping",
+		ksv1alpha1.MappingParameters{ID: idpName + "-" + protocol, Rules: rules}, false)); err != nil {
+		return err
+	}
+	proto := ksv1alpha1.ProtocolParameters{
+		ID:                  protocol,
+		IdentityProviderRef: ref(mrName(b.s.xrName, "idp")),
+		MappingRef:          ref(mrName(b.s.xrName, "mapping")),
 	}
 	if fed.RemoteIDAttribute != "" {
-		proto["remoteIdAttribute"] = fed.RemoteIDAttribute
+		proto.RemoteIDAttribute = ptr.To(fed.RemoteIDAttribute)
 	}
-	b.add(resourceProtocol, "Protocol", "protocol", proto, false)
-}
-
-func toAny(rules []map[string]any) []any {
-	out := make([]any, len(rules))
-	for i := range rules {
-		out[i] = rules[i]
-	}
-	return out
+	_, err := b.add(resourceProtocol, keystone(b, "Protocol", "protocol", proto, false))
+	return err
 }
 
 // groups composes the declared groups in the backend's domain and their role assignments. Roles
 // and projects named by an assignment are looked up through observe-only resources.
-func (b *builder) groups(groups []groupSpec) {
+func (b *builder) groups(groups []groupSpec) error {
 	lookups := map[string]bool{}
+	lookup := func(key string, obj any) error {
+		if lookups[key] {
+			return nil
+		}
+		lookups[key] = true
+		b.lookupKeys = append(b.lookupKeys, key)
+		_, err := b.add(key, obj)
+		return err
+	}
 	for _, g := range groups {
 		gkey := "group-" + slug(g.Name)
-		gsuffix := gkey
-		fp := map[string]any{"name": g.Name, "domainRef": b.domainRef()}
+		gp := ksv1alpha1.GroupParameters{Name: g.Name, DomainRef: b.domainRef()}
 		if g.Description != "" {
-			fp["description"] = g.Description
+			gp.Description = ptr.To(g.Description)
 		}
-		u := b.add(gkey, "Group", gsuffix, fp, false)
-		u.SetLabels(map[string]string{labelBackendGroup: slug(g.Name)})
+		grp := keystone(b, "Group", gkey, gp, false)
+		grp.Labels = map[string]string{labelBackendGroup: slug(g.Name)}
+		if _, err := b.add(gkey, grp); err != nil {
+			return err
+		}
 		b.groupKeys = append(b.groupKeys, gkey)
 
 		for _, ra := range g.RoleAssignments {
 			rkey := "role-" + slug(ra.Role)
-			if !lookups[rkey] {
-				lookups[rkey] = true
-				b.add(rkey, "Role", rkey, map[string]any{"name": ra.Role}, true)
-				b.lookupKeys = append(b.lookupKeys, rkey)
+			if err := lookup(rkey, keystone(b, "Role", rkey, ksv1alpha1.RoleParameters{Name: ra.Role}, true)); err != nil {
+				return err
 			}
-			fp := map[string]any{
-				"roleRef":  map[string]any{"name": mrName(b.s.xrName, rkey)},
-				"groupRef": map[string]any{"name": mrName(b.s.xrName, gsuffix)},
+			ap := ksv1alpha1.RoleAssignmentParameters{
+				RoleRef:  ref(mrName(b.s.xrName, rkey)),
+				GroupRef: ref(mrName(b.s.xrName, gkey)),
 			}
 			akey := gkey + "-" + rkey
-			switch {
-			case ra.Project != nil:
-				pkey := "project-" + slug(ra.Project.Name)
-				pfp := map[string]any{"name": ra.Project.Name, "domainRef": b.domainRef()}
-				switch {
-				case strings.EqualFold(ra.Project.DomainName, "default"):
-					// Keystone's own Default domain (ID "default") cannot be a Domain resource,
-					// not even an observe-only one.
-					delete(pfp, "domainRef")
-					pfp["domainId"] = "default"
-					pkey = "domain-default-" + pkey
-				case ra.Project.DomainName != "":
-					// Another domain: looked up by name too.
-					dkey := "domain-" + slug(ra.Project.DomainName)
-					pkey = dkey + "-" + pkey
-					if !lookups[dkey] {
-						lookups[dkey] = true
-						b.add(dkey, "Domain", dkey, map[string]any{"name": ra.Project.DomainName}, true)
-						b.lookupKeys = append(b.lookupKeys, dkey)
-					}
-					pfp["domainRef"] = map[string]any{"name": mrName(b.s.xrName, dkey)}
-				}
-				if !lookups[pkey] {
-					lookups[pkey] = true
-					b.add(pkey, "Project", pkey, pfp, true)
-					b.lookupKeys = append(b.lookupKeys, pkey)
-				}
-				fp["projectRef"] = map[string]any{"name": mrName(b.s.xrName, pkey)}
-				akey += "-" + pkey
-			default:
-				fp["domainRef"] = b.domainRef()
+			if ra.Project == nil {
+				ap.DomainRef = b.domainRef()
 				akey += "-domain"
+			} else {
+				pkey, err := b.projectLookup(ra.Project.Name, ra.Project.DomainName, lookup)
+				if err != nil {
+					return err
+				}
+				ap.ProjectRef = ref(mrName(b.s.xrName, pkey))
+				akey += "-" + pkey
 			}
-			b.add(akey, "RoleAssignment", akey, fp, false)
+			if _, err := b.add(akey, keystone(b, "RoleAssignment", akey, ap, false)); err != nil {
+				return err
+			}
 			b.assignmentKeys = append(b.assignmentKeys, akey)
 		}
 	}
+	return nil
+}
+
+// projectLookup composes an observe-only Project (and, in another named domain, an
+// observe-only Domain) and returns the Project's pipeline key.
+func (b *builder) projectLookup(name, domainName string, lookup func(string, any) error) (string, error) {
+	pkey := "project-" + slug(name)
+	p := &nsks.Project{TypeMeta: metav1.TypeMeta{APIVersion: nsks.SchemeGroupVersion.String(), Kind: nsks.ProjectKind}}
+	p.Spec.ManagedResourceSpec = b.spec(true)
+	p.Spec.ForProvider = nsks.ProjectParameters{Name: name, DomainRef: b.domainRef()}
+	switch {
+	case strings.EqualFold(domainName, "default"):
+		// Keystone's own Default domain (ID "default") cannot be a Domain resource, not even
+		// an observe-only one.
+		p.Spec.ForProvider.DomainRef = nil
+		p.Spec.ForProvider.DomainID = ptr.To("default")
+		pkey = "domain-default-" + pkey
+	case domainName != "":
+		// Another domain: looked up by name too.
+		dkey := "domain-" + slug(domainName)
+		pkey = dkey + "-" + pkey
+		d := &nsks.Domain{TypeMeta: metav1.TypeMeta{APIVersion: nsks.SchemeGroupVersion.String(), Kind: nsks.DomainKind},
+			ObjectMeta: b.meta(dkey)}
+		d.Spec.ManagedResourceSpec = b.spec(true)
+		d.Spec.ForProvider = nsks.DomainParameters{Name: domainName}
+		if err := lookup(dkey, d); err != nil {
+			return "", err
+		}
+		p.Spec.ForProvider.DomainRef = ref(mrName(b.s.xrName, dkey))
+	}
+	p.ObjectMeta = b.meta(pkey)
+	return pkey, lookup(pkey, p)
 }
 
 // markReady sets the readiness of what this function composed from what Crossplane observed.

@@ -11,19 +11,15 @@ import (
 func backendRequest(t *testing.T, spec map[string]any, observed map[string]map[string]any) *fnv1.RunFunctionRequest {
 	t.Helper()
 	xr := map[string]any{
-		"apiVersion": "platform.identity.crossplane.io/v1alpha1", "kind": "XKeystoneIdentityBackend",
-		"metadata": map[string]any{"name": "corp-x1", "labels": map[string]any{
-			"crossplane.io/claim-name": "corp", "crossplane.io/claim-namespace": "identity"}},
-		"spec": spec,
+		"apiVersion": "platform.identity.crossplane.io/v1alpha1", "kind": "KeystoneIdentityBackend",
+		"metadata": map[string]any{"name": "corp", "namespace": "identity"},
+		"spec":     spec,
 	}
 	req := &fnv1.RunFunctionRequest{
 		Input: obj(t, map[string]any{"apiVersion": "platform.fn.identity.crossplane.io/v1beta1", "kind": "Input",
 			"keystoneIdentityBackend": map[string]any{"domainResource": "domain"}}),
 		Observed: &fnv1.State{Composite: &fnv1.Resource{Resource: obj(t, xr)}, Resources: map[string]*fnv1.Resource{}},
-		Desired: &fnv1.State{Resources: map[string]*fnv1.Resource{
-			"domain": {Resource: obj(t, map[string]any{"apiVersion": keystoneAPIVersion, "kind": "Domain",
-				"metadata": map[string]any{"name": "corp-x1-domain"}})},
-		}},
+		Desired:  &fnv1.State{Resources: map[string]*fnv1.Resource{}},
 	}
 	for n, o := range observed {
 		req.Observed.Resources[n] = &fnv1.Resource{Resource: obj(t, o)}
@@ -81,15 +77,15 @@ func TestBackendLDAP(t *testing.T) {
 	dc := desiredSpec(t, rsp, "domainconfig")
 	want := map[string]any{
 		"apiVersion": keystoneAPIVersion, "kind": "DomainConfig",
-		"metadata": map[string]any{"name": "corp-x1-config"},
+		"metadata": map[string]any{"name": "corp-config", "namespace": "identity"},
 		"spec": map[string]any{
-			"providerConfigRef": map[string]any{"name": "keystone"},
+			"providerConfigRef": map[string]any{"kind": "ClusterProviderConfig", "name": "keystone"},
 			"forProvider": map[string]any{
-				"domainRef": map[string]any{"name": "corp-x1-domain"},
+				"domainRef": map[string]any{"name": "corp-domain"},
 				"ldap": map[string]any{
 					"url": "ldap://127.0.0.1:3890", "suffix": "dc=example,dc=com", "readOnly": true,
-					// The namespace is the claim's, whatever the claim says.
-					"bindCredentialsSecretRef": map[string]any{"name": "corp-ldap-bind", "namespace": "identity"},
+					// By name only: a namespaced DomainConfig reads its own namespace's Secrets.
+					"bindCredentialsSecretRef": map[string]any{"name": "corp-ldap-bind"},
 					"users":                    map[string]any{"treeDN": "ou=people,dc=example,dc=com", "idAttribute": "uid"},
 					"extraOptions":             map[string]any{"page_size": "100"},
 				},
@@ -114,8 +110,8 @@ func TestBackendLDAP(t *testing.T) {
 
 func TestBackendLDAPAllReady(t *testing.T) {
 	rsp := run(t, backendRequest(t, ldapSpec(), map[string]map[string]any{
-		"domain":       readyObj("Domain", "corp-x1-domain", true),
-		"domainconfig": readyObj("DomainConfig", "corp-x1-config", true),
+		"domain":       readyObj("Domain", "corp-domain", true),
+		"domainconfig": readyObj("DomainConfig", "corp-config", true),
 	}))
 	if diff := cmp.Diff(map[string]cond{
 		TypeDomainReady:     {TypeDomainReady, "True", ReasonDomainProvisioned},
@@ -132,22 +128,84 @@ func TestBackendLDAPAllReady(t *testing.T) {
 	}
 }
 
-func TestBackendLDAPNeedsClaimNamespace(t *testing.T) {
+func TestBackendNeedsNamespace(t *testing.T) {
 	req := backendRequest(t, ldapSpec(), nil)
 	meta := req.GetObserved().GetComposite().GetResource().GetFields()["metadata"].GetStructValue()
-	delete(meta.GetFields(), "labels")
+	delete(meta.GetFields(), "namespace")
 	rsp, err := (&Function{}).RunFunction(t.Context(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(rsp.GetResults()) != 1 || rsp.GetResults()[0].GetSeverity() != fnv1.Severity_SEVERITY_FATAL {
-		t.Fatalf("want a fatal result for an XR without a claim namespace, got %v", rsp.GetResults())
+		t.Fatalf("want a fatal result for a cluster-scoped backend, got %v", rsp.GetResults())
+	}
+}
+
+// The Domain: Manage creates it and keeps or deletes it per spec.domain.deletionPolicy
+// (management policies: namespaced resources have no deletionPolicy); Adopt only observes it.
+func TestBackendDomain(t *testing.T) {
+	retain := []any{"Observe", "Create", "Update", "LateInitialize"}
+	cases := map[string]struct {
+		mode, deletionPolicy string
+		wantPolicies         []any
+		wantAdoption         string
+	}{
+		"ManageRetain":   {"Manage", "Retain", retain, "FailOnConflict"},
+		"ManageDefault":  {"Manage", "", retain, "FailOnConflict"},
+		"ManageDelete":   {"Manage", "Delete", []any{"*"}, "FailOnConflict"},
+		"AdoptDelete":    {"Adopt", "Delete", []any{"Observe"}, "AdoptExisting"},
+		"AdoptNoDefault": {"Adopt", "", []any{"Observe"}, "AdoptExisting"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			spec := ldapSpec()
+			spec["domain"] = map[string]any{"name": "corp", "mode": tc.mode, "description": "Corporate"}
+			if tc.deletionPolicy != "" {
+				spec["domain"].(map[string]any)["deletionPolicy"] = tc.deletionPolicy
+			}
+			got := desiredSpec(t, run(t, backendRequest(t, spec, nil)), "domain")
+			want := map[string]any{
+				"apiVersion": keystoneAPIVersion, "kind": "Domain",
+				"metadata": map[string]any{"name": "corp-domain", "namespace": "identity"},
+				"spec": map[string]any{
+					"providerConfigRef":  map[string]any{"kind": "ClusterProviderConfig", "name": "keystone"},
+					"managementPolicies": tc.wantPolicies,
+					"adoptionPolicy":     tc.wantAdoption,
+					"forProvider":        map[string]any{"name": "corp", "description": "Corporate", "enabled": true},
+				},
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("Domain (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestBackendDomainStatus(t *testing.T) {
+	d := readyObj("Domain", "corp-domain", true)
+	d["status"].(map[string]any)["atProvider"] = map[string]any{"id": "d0m41n"}
+	rsp := run(t, backendRequest(t, ldapSpec(), map[string]map[string]any{"domain": d}))
+	st := rsp.GetDesired().GetComposite().GetResource().AsMap()["status"]
+	if diff := cmp.Diff(map[string]any{"domainID": "d0m41n", "domainRef": "corp-domain"}, st); diff != "" {
+		t.Errorf("XR status (-want +got):\n%s", diff)
+	}
+}
+
+func TestBackendBadDeletionPolicy(t *testing.T) {
+	spec := ldapSpec()
+	spec["domain"].(map[string]any)["deletionPolicy"] = "Orphan"
+	rsp, err := (&Function{}).RunFunction(t.Context(), backendRequest(t, spec, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rsp.GetResults()) != 1 || rsp.GetResults()[0].GetSeverity() != fnv1.Severity_SEVERITY_FATAL {
+		t.Fatalf("want a fatal result for deletionPolicy Orphan, got %v", rsp.GetResults())
 	}
 }
 
 func TestBackendDomainConditions(t *testing.T) {
 	failing := func(reason, msg string) map[string]any {
-		o := readyObj("Domain", "corp-x1-domain", false)
+		o := readyObj("Domain", "corp-domain", false)
 		o["status"].(map[string]any)["conditions"] = []any{
 			map[string]any{"type": "Synced", "status": "False", "reason": "ReconcileError", "message": msg},
 			map[string]any{"type": "Ready", "status": "False", "reason": reason},
@@ -193,14 +251,14 @@ func TestBackendOIDC(t *testing.T) {
 	}
 	idp := desiredSpec(t, rsp, "identityprovider")["spec"].(map[string]any)["forProvider"]
 	if diff := cmp.Diff(map[string]any{
-		"id": "corp", "domainRef": map[string]any{"name": "corp-x1-domain"}, "enabled": true,
+		"id": "corp", "domainRef": map[string]any{"name": "corp-domain"}, "enabled": true,
 		"remoteIds": []any{"https://sso.example.com/application/o/keystone/"},
 	}, idp); diff != "" {
 		t.Errorf("IdentityProvider forProvider (-want +got):\n%s", diff)
 	}
 	proto := desiredSpec(t, rsp, "protocol")["spec"].(map[string]any)["forProvider"]
 	if diff := cmp.Diff(map[string]any{
-		"id": "openid", "identityProviderRef": map[string]any{"name": "corp-x1-idp"}, "mappingRef": map[string]any{"name": "corp-x1-mapping"},
+		"id": "openid", "identityProviderRef": map[string]any{"name": "corp-idp"}, "mappingRef": map[string]any{"name": "corp-mapping"},
 	}, proto); diff != "" {
 		t.Errorf("Protocol forProvider (-want +got):\n%s", diff)
 	}
@@ -214,9 +272,9 @@ func TestBackendOIDC(t *testing.T) {
 	}
 	ra := desiredSpec(t, rsp, "group-federated-users-role-member-domain")["spec"].(map[string]any)["forProvider"]
 	if diff := cmp.Diff(map[string]any{
-		"roleRef":   map[string]any{"name": "corp-x1-role-member"},
-		"groupRef":  map[string]any{"name": "corp-x1-group-federated-users"},
-		"domainRef": map[string]any{"name": "corp-x1-domain"},
+		"roleRef":   map[string]any{"name": "corp-role-member"},
+		"groupRef":  map[string]any{"name": "corp-group-federated-users"},
+		"domainRef": map[string]any{"name": "corp-domain"},
 	}, ra); diff != "" {
 		t.Errorf("domain RoleAssignment (-want +got):\n%s", diff)
 	}
@@ -246,7 +304,7 @@ func TestBackendOIDCWithoutRules(t *testing.T) {
 }
 
 func TestBackendRoleNotFound(t *testing.T) {
-	missing := readyObj("Role", "corp-x1-role-member", false)
+	missing := readyObj("Role", "corp-role-member", false)
 	missing["status"].(map[string]any)["conditions"] = []any{
 		map[string]any{"type": "Synced", "status": "False", "reason": "ReconcileError", "message": "cannot observe: role member not found"},
 	}

@@ -27,6 +27,8 @@ const (
 	ReasonTenantNotFound = "TenantNotFound"
 	ReasonTenantNotReady = "TenantNotReady"
 	ReasonTenantDeleting = "TenantDeleting"
+	// ReasonWrongNamespace: the XR is not in its Tenant's namespace.
+	ReasonWrongNamespace = "WrongNamespace"
 
 	// RequirementTenant is the key of the required Tenant.
 	RequirementTenant = "tenant"
@@ -77,7 +79,7 @@ func (f *Function) RunFunction(_ context.Context, req *fnv1.RunFunctionRequest) 
 		return rsp, nil
 	}
 	xr := fieldpath.Pave(oxr.Resource.Object)
-	st := &state{xr: xr, xrName: oxr.Resource.GetName(), observed: observed, desired: desired, rsp: rsp, dxr: dxr}
+	st := &state{xr: xr, xrName: oxr.Resource.GetName(), xrNamespace: oxr.Resource.GetNamespace(), xrKind: oxr.Resource.GetKind(), observed: observed, desired: desired, rsp: rsp, dxr: dxr}
 
 	for _, inc := range in.Include {
 		if _, err := xr.GetValue(inc.FieldPath); err == nil {
@@ -97,6 +99,13 @@ func (f *Function) RunFunction(_ context.Context, req *fnv1.RunFunctionRequest) 
 
 	for _, l := range in.ObjectLists {
 		if err := st.objectList(l); err != nil {
+			response.Fatal(rsp, err)
+			return rsp, nil
+		}
+	}
+
+	if in.DeletionPolicy != nil {
+		if err := st.deletionPolicy(in.DeletionPolicy); err != nil {
 			response.Fatal(rsp, err)
 			return rsp, nil
 		}
@@ -132,12 +141,15 @@ func (f *Function) RunFunction(_ context.Context, req *fnv1.RunFunctionRequest) 
 
 // state is what one run works on.
 type state struct {
-	xr       *fieldpath.Paved
-	xrName   string
-	observed map[resource.Name]resource.ObservedComposed
-	desired  map[resource.Name]*resource.DesiredComposed
-	dxr      *resource.Composite
-	rsp      *fnv1.RunFunctionResponse
+	xr     *fieldpath.Paved
+	xrName string
+	xrKind string
+	// xrNamespace is empty for a cluster-scoped XR.
+	xrNamespace string
+	observed    map[resource.Name]resource.ObservedComposed
+	desired     map[resource.Name]*resource.DesiredComposed
+	dxr         *resource.Composite
+	rsp         *fnv1.RunFunctionResponse
 }
 
 // waiting marks the XR not Ready whatever its composed resources say, and rechecks soon.
@@ -245,6 +257,18 @@ func (s *state) gateOnTenant(req *fnv1.RunFunctionRequest, g *v1beta1.TenantGate
 	if err != nil || name == "" {
 		return errors.Errorf("%s is not set: it must name the %s this resource belongs to", path, kind)
 	}
+	if g.NamespaceFormat != "" {
+		// A namespaced composite composes into its own namespace only: one in another team's
+		// namespace would deploy for a Tenant it does not belong to.
+		if want := fmt.Sprintf(g.NamespaceFormat, name); s.xrNamespace != want {
+			response.ConditionFalse(s.rsp, TypeTenantReady, ReasonWrongNamespace).
+				WithMessage(fmt.Sprintf("%s %q belongs to %s %q, whose resources live in namespace %s, but it is in namespace %q: create it in namespace %s",
+					s.xrKind, s.xrName, kind, name, want, s.xrNamespace, want)).
+				TargetCompositeAndClaim()
+			s.hold(kind, name)
+			return nil
+		}
+	}
 	s.rsp.Requirements = &fnv1.Requirements{Resources: map[string]*fnv1.ResourceSelector{
 		RequirementTenant: {ApiVersion: apiVersion, Kind: kind, Match: &fnv1.ResourceSelector_MatchName{MatchName: name}},
 	}}
@@ -277,6 +301,13 @@ func (s *state) gateOnTenant(req *fnv1.RunFunctionRequest, g *v1beta1.TenantGate
 	}
 
 	response.ConditionFalse(s.rsp, TypeTenantReady, reason).WithMessage(msg).TargetCompositeAndClaim()
+	s.hold(kind, name)
+	return nil
+}
+
+// hold keeps the XR waiting for its Tenant: nothing that does not exist yet is created
+// (existing resources are kept, never deleted).
+func (s *state) hold(kind, name string) {
 	s.waiting()
 	var held []string
 	for n := range s.desired {
@@ -289,7 +320,6 @@ func (s *state) gateOnTenant(req *fnv1.RunFunctionRequest, g *v1beta1.TenantGate
 		sort.Strings(held)
 		response.Normalf(s.rsp, "waiting for %s %q before creating %s", kind, name, strings.Join(held, ", "))
 	}
-	return nil
 }
 
 func (s *state) copyTenantStatus(tenant map[string]any, paths map[string]string) error {

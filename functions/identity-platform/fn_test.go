@@ -75,20 +75,21 @@ func desiredNames(rsp *fnv1.RunFunctionResponse) []string {
 
 func serviceClaimRequest(t *testing.T, tenant map[string]any, resolved bool, observed map[string]map[string]any) *fnv1.RunFunctionRequest {
 	xr := map[string]any{
-		"apiVersion": "platform.identity.crossplane.io/v1alpha1", "kind": "XServiceClaim",
-		"metadata": map[string]any{"name": "web-x7k2p"},
+		"apiVersion": "platform.identity.crossplane.io/v1alpha1", "kind": "ServiceClaim",
+		"metadata": map[string]any{"name": "web", "namespace": "team-payments"},
 		"spec":     map[string]any{"image": "nginx:1.27", "replicas": 2, "tenantRef": map[string]any{"name": "payments"}},
 	}
 	req := &fnv1.RunFunctionRequest{
 		Input: obj(t, map[string]any{"apiVersion": "platform.fn.identity.crossplane.io/v1beta1", "kind": "Input",
 			"include": []any{map[string]any{"fieldPath": "spec.sso", "resources": []any{"oauth2provider", "sso-application"}}},
-			"tenant":  map[string]any{"statusFieldPaths": map[string]any{"status.namespace": "status.namespace"}}}),
+			"tenant": map[string]any{"namespaceFormat": "team-%s",
+				"statusFieldPaths": map[string]any{"status.namespace": "status.namespace"}}}),
 		Observed: &fnv1.State{Composite: &fnv1.Resource{Resource: obj(t, xr)}, Resources: map[string]*fnv1.Resource{}},
 		Desired: &fnv1.State{Resources: map[string]*fnv1.Resource{
 			"application":     {Resource: obj(t, map[string]any{"apiVersion": "argoproj.io/v1alpha1", "kind": "Application"})},
-			"tenant-usage":    {Resource: obj(t, map[string]any{"apiVersion": "protection.crossplane.io/v1beta1", "kind": "ClusterUsage"})},
-			"oauth2provider":  {Resource: obj(t, map[string]any{"apiVersion": "authentik.identity.crossplane.io/v1alpha1", "kind": "OAuth2Provider"})},
-			"sso-application": {Resource: obj(t, map[string]any{"apiVersion": "authentik.identity.crossplane.io/v1alpha1", "kind": "Application"})},
+			"tenant-usage":    {Resource: obj(t, map[string]any{"apiVersion": "protection.crossplane.io/v1beta1", "kind": "Usage"})},
+			"oauth2provider":  {Resource: obj(t, map[string]any{"apiVersion": authentikAPIVersion, "kind": "OAuth2Provider"})},
+			"sso-application": {Resource: obj(t, map[string]any{"apiVersion": authentikAPIVersion, "kind": "Application"})},
 		}},
 	}
 	for n, o := range observed {
@@ -247,5 +248,78 @@ func TestSlugAndNames(t *testing.T) {
 	}
 	if long != mrName("a-very-long-composite-resource-name-abcde", "group-some-group-with-a-long-name") {
 		t.Errorf("mrName must be stable")
+	}
+}
+
+// A ServiceClaim outside its Tenant's namespace composes nothing: it would deploy for a team it
+// does not belong to.
+func TestTenantGateWrongNamespace(t *testing.T) {
+	readyTenant := readyObj("Tenant", "payments", true)
+	req := serviceClaimRequest(t, readyTenant, true, nil)
+	req.GetObserved().GetComposite().GetResource().GetFields()["metadata"].GetStructValue().GetFields()["namespace"] = structpb.NewStringValue("team-billing")
+	rsp := run(t, req)
+	if diff := cmp.Diff(cond{TypeTenantReady, "False", ReasonWrongNamespace}, conds(rsp)[TypeTenantReady]); diff != "" {
+		t.Errorf("TenantReady (-want +got):\n%s", diff)
+	}
+	if got := desiredNames(rsp); len(got) != 0 {
+		t.Errorf("want nothing composed, got %v", got)
+	}
+	if got := rsp.GetDesired().GetComposite().GetReady(); got != fnv1.Ready_READY_FALSE {
+		t.Errorf("XR ready: want False, got %v", got)
+	}
+}
+
+func TestDeletionPolicy(t *testing.T) {
+	retain := []any{"Observe", "Create", "Update", "LateInitialize"}
+	cases := map[string]struct {
+		policy string
+		want   map[string]any // spec.managementPolicies by resource; nil: none set
+	}{
+		"Delete": {"Delete", map[string]any{"project": []any{"*"}, "lookup": []any{"Observe"}, "namespace": nil, "legacy": nil}},
+		"Retain": {"Retain", map[string]any{"project": retain, "lookup": []any{"Observe"}, "namespace": nil, "legacy": nil}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			req := &fnv1.RunFunctionRequest{
+				Input: obj(t, map[string]any{"apiVersion": "platform.fn.identity.crossplane.io/v1beta1", "kind": "Input",
+					"deletionPolicy": map[string]any{}}),
+				Observed: &fnv1.State{Composite: &fnv1.Resource{Resource: obj(t, map[string]any{
+					"apiVersion": "platform.identity.crossplane.io/v1alpha1", "kind": "Tenant",
+					"metadata": map[string]any{"name": "payments"}, "spec": map[string]any{"deletionPolicy": tc.policy}})}},
+				Desired: &fnv1.State{Resources: map[string]*fnv1.Resource{
+					"project": {Resource: obj(t, map[string]any{"apiVersion": keystoneAPIVersion, "kind": "Project"})},
+					// A lookup keeps its own policies.
+					"lookup": {Resource: obj(t, map[string]any{"apiVersion": keystoneAPIVersion, "kind": "Role",
+						"spec": map[string]any{"managementPolicies": []any{"Observe"}}})},
+					// Not the provider's namespaced kinds: untouched.
+					"namespace": {Resource: obj(t, map[string]any{"apiVersion": "v1", "kind": "Namespace"})},
+					"legacy":    {Resource: obj(t, map[string]any{"apiVersion": "keystone.identity.crossplane.io/v1alpha1", "kind": "Project"})},
+				}},
+			}
+			rsp := run(t, req)
+			for n, want := range tc.want {
+				spec, _ := rsp.GetDesired().GetResources()[n].GetResource().AsMap()["spec"].(map[string]any)
+				if diff := cmp.Diff(want, spec["managementPolicies"]); diff != "" {
+					t.Errorf("%s managementPolicies (-want +got):\n%s", n, diff)
+				}
+			}
+		})
+	}
+}
+
+func TestDeletionPolicyRejectsOthers(t *testing.T) {
+	req := &fnv1.RunFunctionRequest{
+		Input: obj(t, map[string]any{"apiVersion": "platform.fn.identity.crossplane.io/v1beta1", "kind": "Input",
+			"deletionPolicy": map[string]any{"fieldPath": "spec.keep"}}),
+		Observed: &fnv1.State{Composite: &fnv1.Resource{Resource: obj(t, map[string]any{
+			"apiVersion": "platform.identity.crossplane.io/v1alpha1", "kind": "Tenant",
+			"metadata": map[string]any{"name": "payments"}, "spec": map[string]any{"keep": "Orphan"}})}},
+	}
+	rsp, err := (&Function{log: logging.NewNopLogger()}).RunFunction(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rsp.GetResults()) != 1 || rsp.GetResults()[0].GetSeverity() != fnv1.Severity_SEVERITY_FATAL {
+		t.Fatalf("want one fatal result for deletionPolicy Orphan, got %v", rsp.GetResults())
 	}
 }

@@ -1,7 +1,8 @@
 // Command function-identity-platform is the Crossplane composition function of the
 // platform.identity.crossplane.io Compositions: it holds a ServiceClaim back until its Tenant is
-// Ready (TenantReady), composes the list-shaped and type-dependent objects of a
-// KeystoneIdentityBackend and reports the backend's conditions.
+// Ready (TenantReady), composes a KeystoneIdentityBackend's objects from the provider's typed
+// APIs (namespaced kinds) and reports the backend's conditions, and maps a composite's
+// deletionPolicy onto its composed resources' management policies.
 package main
 
 import (

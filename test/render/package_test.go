@@ -56,14 +56,22 @@ func TestConfigurationPackage(t *testing.T) {
 		"Composition/serviceclaim",
 		"Composition/tenant",
 		"CompositeResourceDefinition/tenants.platform.identity.crossplane.io",
-		"CompositeResourceDefinition/xauthentikfederations.platform.identity.crossplane.io",
-		"CompositeResourceDefinition/xkeystoneidentitybackends.platform.identity.crossplane.io",
-		"CompositeResourceDefinition/xserviceclaims.platform.identity.crossplane.io",
+		"CompositeResourceDefinition/authentikfederations.platform.identity.crossplane.io",
+		"CompositeResourceDefinition/keystoneidentitybackends.platform.identity.crossplane.io",
+		"CompositeResourceDefinition/serviceclaims.platform.identity.crossplane.io",
 		"Configuration/configuration-identity-platform",
 	}
 	sort.Strings(want)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("package contents (-want +got):\n%s", diff)
+	}
+	// Crossplane v2 XRDs only: a v1 XRD (and any claim) makes Crossplane warn "CompositeResourceDefinition
+	// v1 is deprecated".
+	if n := bytes.Count(b, []byte("apiVersion: apiextensions.crossplane.io/v2\nkind: CompositeResourceDefinition")); n != 4 {
+		t.Errorf("want the 4 XRDs as apiextensions.crossplane.io/v2, found %d", n)
+	}
+	if bytes.Contains(b, []byte("claimNames")) {
+		t.Errorf("an XRD still offers a claim")
 	}
 	for _, dep := range []string{"provider-identity", "function-patch-and-transform", "function-identity-platform"} {
 		if !bytes.Contains(b, []byte("xpkg.crossplane.io/crossplane-contrib/"+dep)) {

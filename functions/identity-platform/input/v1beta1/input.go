@@ -14,7 +14,7 @@ import (
 var GroupVersion = schema.GroupVersion{Group: "platform.fn.identity.crossplane.io", Version: "v1beta1"}
 
 // Input of one pipeline step. Each block is optional; the function applies them in this order:
-// Include, KeystoneIdentityBackend, Conditions, Tenant.
+// Include, KeystoneIdentityBackend, ObjectLists, DeletionPolicy, Conditions, Tenant.
 type Input struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -27,6 +27,10 @@ type Input struct {
 	// (DomainConfig, or IdentityProvider, Mapping, Protocol, groups and role assignments) and
 	// reports DomainReady, ConfigProjected, FederationObjectsReady, MappingsReady and BackendReady.
 	KeystoneIdentityBackend *KeystoneIdentityBackend `json:"keystoneIdentityBackend,omitempty"`
+
+	// DeletionPolicy maps the XR's deletionPolicy onto the management policies of the
+	// provider's namespaced managed resources composed so far.
+	DeletionPolicy *DeletionPolicy `json:"deletionPolicy,omitempty"`
 
 	// Conditions reports one condition per rule from the readiness of composed resources.
 	Conditions []ConditionRule `json:"conditions,omitempty"`
@@ -53,6 +57,15 @@ type ObjectList struct {
 	Key string `json:"key"`
 	// Fields are added to every object as they are, e.g. {matchingMode: strict}.
 	Fields map[string]string `json:"fields,omitempty"`
+}
+
+// DeletionPolicy reads Retain or Delete from FieldPath of the XR and sets
+// spec.managementPolicies of every desired composed resource of a *.identity.m.crossplane.io
+// kind that has none: Delete -> ["*"]; Retain -> ["Observe","Create","Update","LateInitialize"]
+// (everything but Delete, so the external object outlives the resource).
+type DeletionPolicy struct {
+	// FieldPath of the XR. Default spec.deletionPolicy.
+	FieldPath string `json:"fieldPath,omitempty"`
 }
 
 // Inclusion keeps Resources only while FieldPath of the observed XR is set.
@@ -89,6 +102,10 @@ type TenantGate struct {
 	APIVersion string `json:"apiVersion,omitempty"`
 	// Kind of the Tenant. Default Tenant.
 	Kind string `json:"kind,omitempty"`
+	// NamespaceFormat, when set, is where the XR must live: fmt.Sprintf(NamespaceFormat, the
+	// Tenant's name), e.g. team-%s. An XR elsewhere reports TenantReady=False/WrongNamespace and
+	// composes nothing.
+	NamespaceFormat string `json:"namespaceFormat,omitempty"`
 	// StatusFieldPaths copies fields of the Tenant into the XR's status once it is Ready
 	// (key: XR status field path, value: Tenant field path).
 	StatusFieldPaths map[string]string `json:"statusFieldPaths,omitempty"`
