@@ -48,15 +48,29 @@ await_controlplane() {
 # that `kubectl get managed` (and with Crossplane, `kubectl get claim`) shows them converging.
 # DEV_EXAMPLES=0 leaves them out.
 apply_examples() {
-  log "applying examples/keystone, examples/authentik and examples/platform/team"
+  log "applying examples/keystone, examples/authentik, examples/namespaced and examples/platform/team"
   kubectl apply -f examples/keystone/ -f examples/keystone/federation/ -f examples/authentik/ >/dev/null
   # The LDAP example: the bind password is fresh at every slapd start, its port may not be 3890.
   sed "s|\${LDAP_BIND_PASSWORD}|$LDAP_BIND_PASSWORD|" examples/keystone/ldap/bind-secret.yaml | kubectl apply -f - >/dev/null
   kubectl apply -f examples/keystone/ldap/domain.yaml >/dev/null
   sed "s|ldap://127.0.0.1:3890|$LDAP_URL|" examples/keystone/ldap/domainconfig.yaml | kubectl apply -f - >/dev/null
+  # The namespaced examples of team-a (its namespace and ProviderConfigs are applied with the
+  # ProviderConfigs above), every file with the dev services' addresses filled in.
+  local f
+  while IFS= read -r f; do
+    fill_in "$f" | kubectl apply -f - >/dev/null
+  done < <(find examples/namespaced -mindepth 2 -name '*.yaml' | sort)
   if [[ ${DEV_CROSSPLANE:-1} != 0 ]]; then
     kubectl apply -f examples/platform/team/ >/dev/null
   fi
+}
+
+# fill_in FILE: FILE with the dev services' addresses and generated secrets in place of the
+# examples' placeholders (${KEYSTONE_URL}, ${AUTHENTIK_URL}, ${LDAP_BIND_PASSWORD}, and the
+# default LDAP address, whose port may differ here).
+fill_in() {
+  sed -e "s|\${KEYSTONE_URL}|$KEYSTONE_URL|g" -e "s|\${AUTHENTIK_URL}|$AUTHENTIK_URL|g" \
+    -e "s|\${LDAP_BIND_PASSWORD}|$LDAP_BIND_PASSWORD|g" -e "s|ldap://127.0.0.1:3890|$LDAP_URL|g" "$1"
 }
 
 start_provider() {
@@ -104,6 +118,15 @@ up() {
     --from-literal=token="$AUTHENTIK_TOKEN" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
   # The authentik API server's port is chosen at start-up: the example says ${AUTHENTIK_URL}.
   sed "s|\${AUTHENTIK_URL}|$AUTHENTIK_URL|g" examples/providerconfig/authentik.yaml | kubectl apply -f -
+  # The namespaced resources' ClusterProviderConfigs (the platform Compositions use them), and
+  # team-a's own ProviderConfigs with their Secrets in team-a (examples/namespaced).
+  fill_in examples/providerconfig/clusterproviderconfig.yaml | kubectl apply -f -
+  kubectl apply -f examples/namespaced/namespace.yaml >/dev/null
+  kubectl -n team-a create secret generic keystone-admin \
+    --from-literal=password="$KEYSTONE_ADMIN_PASSWORD" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
+  kubectl -n team-a create secret generic authentik-token \
+    --from-literal=token="$AUTHENTIK_TOKEN" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
+  fill_in examples/namespaced/providerconfig.yaml | kubectl apply -f -
   start_provider
   # Crossplane core, the functions and the platform Configuration (Tenant, ServiceClaim, ...):
   # DEV_CROSSPLANE=0 leaves them out (the provider alone needs no Crossplane tooling).
@@ -120,10 +143,10 @@ Dev environment is up: provider (pid $(<"$PROVIDER_PID")), kube-apiserver, Keyst
 authentik API server at $AUTHENTIK_URL/api/v3 (in-memory test stand-in: its objects are lost when it stops).
   export KUBECONFIG=$KUBECONFIG_PATH
   export PATH=$k8s:\$PATH    # kubectl
-  kubectl get providerconfig
-  kubectl get managed
+  kubectl get providerconfigs.identity.crossplane.io,clusterproviderconfigs,providerconfigs.identity.m.crossplane.io -A
+  kubectl get managed -A   # cluster-scoped examples, and the namespaced ones in team-a
   kubectl get xrd          # Tenant, ServiceClaim, KeystoneIdentityBackend, AuthentikFederation
-  kubectl get claim,composite   # examples/platform/team: Tenant payments, ServiceClaims web, worker
+  kubectl get composite -A # examples/platform/team: Tenant payments, ServiceClaims web, worker in team-payments
 Logs: $LOGS/{controlplane,provider,crossplane}.log, $STATE_DIR/keystone/keystone.log, $STATE_DIR/authentik/apiserver.log
 Credentials: $STATE_DIR/keystone.env, $STATE_DIR/slapd.env, $STATE_DIR/authentik.env
 Stop everything: make dev-down
