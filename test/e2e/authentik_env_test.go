@@ -295,6 +295,16 @@ func akReject(t *testing.T, obj client.Object, want string) {
 // kubectl runs the kubectl of KUBEBUILDER_ASSETS against the test control plane.
 func kubectlRun(t *testing.T, args ...string) string {
 	t.Helper()
+	out, err := kubectl(t, args...)
+	if err != nil {
+		t.Fatalf("kubectl %v: %v\n%s", args, err, out)
+	}
+	return out
+}
+
+// kubectl runs kubectl on the test control plane and returns its output and error.
+func kubectl(t *testing.T, args ...string) (string, error) {
+	t.Helper()
 	kc := clientcmdapi.NewConfig()
 	kc.Clusters["e2e"] = &clientcmdapi.Cluster{Server: restConfig.Host, CertificateAuthorityData: restConfig.CAData}
 	kc.AuthInfos["e2e"] = &clientcmdapi.AuthInfo{ClientCertificateData: restConfig.CertData, ClientKeyData: restConfig.KeyData, Token: restConfig.BearerToken}
@@ -305,10 +315,7 @@ func kubectlRun(t *testing.T, args ...string) string {
 		t.Fatal(err)
 	}
 	out, err := exec.Command(filepath.Join(os.Getenv("KUBEBUILDER_ASSETS"), "kubectl"), append([]string{"--kubeconfig", path}, args...)...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("kubectl %v: %v\n%s", args, err, out)
-	}
-	return string(out)
+	return string(out), err
 }
 
 // writes returns the provider's writes to the authentik API in a counter delta.

@@ -178,8 +178,8 @@ func TestServiceClaimWithSSO(t *testing.T) {
 	o.want(t, "oauth2provider", map[string]any{
 		"apiVersion": "authentik.identity.m.crossplane.io/v1alpha1", "kind": "OAuth2Provider",
 		"metadata.name": "payments-web", "metadata.namespace": "team-payments",
-		"spec.providerConfigRef":  map[string]any{"kind": "ClusterProviderConfig", "name": "default"},
-		"spec.managementPolicies": []any{"*"},
+		"spec.providerConfigRef":      map[string]any{"kind": "ClusterProviderConfig", "name": "default"},
+		"spec.managementPolicies":     []any{"*"},
 		"spec.forProvider.name":       "payments-web",
 		"spec.forProvider.clientType": "confidential",
 		// Every redirect URI of the claim, more than patch-and-transform's indexed patches did.
