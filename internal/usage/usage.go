@@ -89,7 +89,7 @@ func (f *Finalizer[MR]) AddFinalizer(ctx context.Context, obj resource.Object) e
 	fin := FinalizerName(f.Kind, mg.GetName())
 	for _, t := range f.Targets {
 		name, ext := t.Used(mg)
-		err := f.each(ctx, t, func(o client.Object) bool {
+		err := f.each(ctx, t, mg.GetNamespace(), func(o client.Object) bool {
 			uses := (name != "" && o.GetName() == name) || (name == "" && ext != "" && meta.GetExternalName(o) == ext)
 			has := controllerutil.ContainsFinalizer(o, fin)
 			switch {
@@ -104,7 +104,7 @@ func (f *Finalizer[MR]) AddFinalizer(ctx context.Context, obj resource.Object) e
 			return false
 		})
 		if err != nil {
-			return errors.Wrapf(err, errMark, kindOf(t), mg.GetName())
+			return errors.Wrapf(err, errMark, kindOf(t), label(mg))
 		}
 	}
 	return nil
@@ -114,7 +114,7 @@ func (f *Finalizer[MR]) AddFinalizer(ctx context.Context, obj resource.Object) e
 func (f *Finalizer[MR]) RemoveFinalizer(ctx context.Context, obj resource.Object) error {
 	fin := FinalizerName(f.Kind, obj.GetName())
 	for _, t := range f.Targets {
-		err := f.each(ctx, t, func(o client.Object) bool {
+		err := f.each(ctx, t, obj.GetNamespace(), func(o client.Object) bool {
 			if !controllerutil.ContainsFinalizer(o, fin) {
 				return false
 			}
@@ -122,7 +122,7 @@ func (f *Finalizer[MR]) RemoveFinalizer(ctx context.Context, obj resource.Object
 			return true
 		})
 		if err != nil {
-			return errors.Wrapf(err, errRelease, kindOf(t), obj.GetName())
+			return errors.Wrapf(err, errRelease, kindOf(t), label(obj))
 		}
 	}
 	return f.Own.RemoveFinalizer(ctx, obj)
@@ -141,11 +141,13 @@ func release(o client.Object, fin string) {
 	}
 }
 
-// each applies change to every resource of the target's kind and writes those it changed,
-// retrying on write conflicts with a fresh read.
-func (f *Finalizer[MR]) each(ctx context.Context, t Target[MR], change func(client.Object) bool) error {
+// each applies change to every resource of the target's kind in namespace (the using
+// resource's: a namespaced resource uses resources of its own namespace only; "" for a
+// cluster-scoped one, whose targets are cluster-scoped) and writes those it changed, retrying
+// on write conflicts with a fresh read.
+func (f *Finalizer[MR]) each(ctx context.Context, t Target[MR], namespace string, change func(client.Object) bool) error {
 	l := t.NewList()
-	if err := f.Kube.List(ctx, l); err != nil {
+	if err := f.Kube.List(ctx, l, client.InNamespace(namespace)); err != nil {
 		return errors.Wrapf(err, errList, kindOf(t), f.Kind)
 	}
 	items, err := apimeta.ExtractList(l)
@@ -180,6 +182,14 @@ func (f *Finalizer[MR]) write(ctx context.Context, o client.Object, change func(
 			return client.IgnoreNotFound(err)
 		}
 	}
+}
+
+// label names a using resource in messages: namespace/name when it is namespaced.
+func label(o client.Object) string {
+	if ns := o.GetNamespace(); ns != "" {
+		return ns + "/" + o.GetName()
+	}
+	return o.GetName()
 }
 
 // RefName is the name a reference points at; "" for no reference.

@@ -2,6 +2,7 @@ package usage
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
@@ -18,6 +20,7 @@ import (
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	nsv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 )
 
 func TestFinalizerName(t *testing.T) {
@@ -181,4 +184,69 @@ func TestFinalizer(t *testing.T) {
 			t.Error("the resource's own finalizer was not removed")
 		}
 	})
+}
+
+// A namespaced resource marks resources of its own namespace only: a Domain of another
+// namespace with the same external name is left alone, and messages name the using resource
+// with its namespace.
+func TestFinalizerNamespaced(t *testing.T) {
+	ctx := context.Background()
+	fin := FinalizerName("DomainConfig", "cfg")
+	nsDomain := func(ns string) *nsv1alpha1.Domain {
+		d := &nsv1alpha1.Domain{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "d"}}
+		meta.SetExternalName(d, "id-shared")
+		return d
+	}
+	id := "id-shared"
+	cfg := &nsv1alpha1.DomainConfig{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "cfg"}}
+	cfg.Spec.ForProvider.DomainID = &id
+	build := func(funcs interceptor.Funcs) (client.Client, *Finalizer[*nsv1alpha1.DomainConfig]) {
+		s := runtime.NewScheme()
+		if err := nsv1alpha1.SchemeBuilder.AddToScheme(s); err != nil {
+			t.Fatal(err)
+		}
+		c := fake.NewClientBuilder().WithScheme(s).WithObjects(nsDomain("team-a"), nsDomain("team-b"), cfg.DeepCopy()).WithInterceptorFuncs(funcs).Build()
+		return c, &Finalizer[*nsv1alpha1.DomainConfig]{
+			Kube: c, Reader: c, Own: resource.NewAPIFinalizer(c, managed.FinalizerName), Kind: "DomainConfig",
+			Targets: []Target[*nsv1alpha1.DomainConfig]{{
+				NewList: func() client.ObjectList { return &nsv1alpha1.DomainList{} },
+				Used:    func(mg *nsv1alpha1.DomainConfig) (string, string) { return "", *mg.Spec.ForProvider.DomainID },
+			}},
+		}
+	}
+
+	c, f := build(interceptor.Funcs{})
+	stored := &nsv1alpha1.DomainConfig{}
+	if err := c.Get(ctx, client.ObjectKeyFromObject(cfg), stored); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.AddFinalizer(ctx, stored); err != nil {
+		t.Fatal(err)
+	}
+	for ns, want := range map[string][]string{"team-a": {fin}, "team-b": nil} {
+		d := &nsv1alpha1.Domain{}
+		if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: "d"}, d); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, d.GetFinalizers()); diff != "" {
+			t.Errorf("Domain %s/d finalizers (-want +got):\n%s", ns, diff)
+		}
+	}
+
+	_, f = build(interceptor.Funcs{List: func(context.Context, client.WithWatch, client.ObjectList, ...client.ListOption) error {
+		return errors.New("boom")
+	}})
+	// Its own finalizer is in place already, so the list is the first call made.
+	withOwn := cfg.DeepCopy()
+	withOwn.SetFinalizers([]string{managed.FinalizerName})
+	err := f.AddFinalizer(ctx, withOwn)
+	want := "cannot mark Domains as used by team-a/cfg: cannot list Domains to record which of them DomainConfig uses: boom"
+	if err == nil || err.Error() != want {
+		t.Errorf("AddFinalizer error: got %v, want %q", err, want)
+	}
+	err = f.RemoveFinalizer(ctx, withOwn)
+	want = "cannot release Domains from team-a/cfg: cannot list Domains to record which of them DomainConfig uses: boom"
+	if err == nil || err.Error() != want {
+		t.Errorf("RemoveFinalizer error: got %v, want %q", err, want)
+	}
 }

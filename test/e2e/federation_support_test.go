@@ -28,6 +28,7 @@ import (
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	ksv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 )
 
 // Helpers of the Keystone federation and LDAP tests.
@@ -90,7 +91,7 @@ func newDomainConfig(name, domainRef, secret string, mutate ...func(*ksv1alpha1.
 				DomainRef: &xpv2.Reference{Name: domainRef},
 				LDAP: ksv1alpha1.LDAPConfig{
 					URL:                      os.Getenv("LDAP_URL"),
-					BindCredentialsSecretRef: xpv2.SecretReference{Namespace: "crossplane-system", Name: secret},
+					BindCredentialsSecretRef: identityv1alpha1.SecretReference{Namespace: "crossplane-system", Name: secret},
 					Suffix:                   os.Getenv("LDAP_SUFFIX"),
 					Users: ksv1alpha1.LDAPUsers{
 						TreeDN: os.Getenv("LDAP_USERS_DN"), ObjectClass: ptr("inetOrgPerson"),

@@ -61,8 +61,8 @@ func passwordSecret(t *testing.T, name, password string) *corev1.Secret {
 	return s
 }
 
-func passwordKey(s *corev1.Secret) *xpv2.SecretKeySelector {
-	return &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: s.Namespace, Name: s.Name}, Key: "password"}
+func passwordKey(s *corev1.Secret) *identityv1alpha1.SecretKeySelector {
+	return &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: s.Namespace, Name: s.Name}, Key: "password"}
 }
 
 // keystoneUserToken asks Keystone for a token as the user, optionally scoped to a project, and

@@ -27,6 +27,22 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reference"
 )
 
+// ResolveReferences of this DomainConfig, among the resources of its own scope and namespace.
+func (mg *DomainConfig) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.DomainID), Reference: fp.DomainRef, Selector: fp.DomainSelector,
+		To: reference.To{Managed: &Domain{}, List: &DomainList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.domainId")
+	} else {
+		fp.DomainID, fp.DomainRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	return nil
+}
+
 // ResolveReferences of this Project, among the resources of its own scope and namespace.
 func (mg *Project) ResolveReferences(ctx context.Context, c client.Reader) error {
 	r := reference.NewAPIResolver(c, mg)
@@ -47,6 +63,30 @@ func (mg *Project) ResolveReferences(ctx context.Context, c client.Reader) error
 		return errors.Wrap(err, "spec.forProvider.parentId")
 	} else {
 		fp.ParentID, fp.ParentRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	return nil
+}
+
+// ResolveReferences of this User, among the resources of its own scope and namespace.
+func (mg *User) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.DomainID), Reference: fp.DomainRef, Selector: fp.DomainSelector,
+		To: reference.To{Managed: &Domain{}, List: &DomainList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.domainId")
+	} else {
+		fp.DomainID, fp.DomainRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.DefaultProjectID), Reference: fp.DefaultProjectRef, Selector: fp.DefaultProjectSelector,
+		To: reference.To{Managed: &Project{}, List: &ProjectList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.defaultProjectId")
+	} else {
+		fp.DefaultProjectID, fp.DefaultProjectRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
 	}
 	return nil
 }

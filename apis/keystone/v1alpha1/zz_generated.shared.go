@@ -22,8 +22,19 @@ import ns "github.com/crossplane-contrib/provider-identity/apis/namespaced/keyst
 
 // The types both scopes share, declared once in the namespaced source package.
 type (
-	DomainObservation  = ns.DomainObservation
-	DomainParameters   = ns.DomainParameters
-	ProjectObservation = ns.ProjectObservation
-	ProjectParameters  = ns.ProjectParameters
+	DomainConfigObservation = ns.DomainConfigObservation
+	DomainConfigParameters  = ns.DomainConfigParameters
+	DomainObservation       = ns.DomainObservation
+	DomainParameters        = ns.DomainParameters
+	LDAPConfig              = ns.LDAPConfig
+	LDAPGroups              = ns.LDAPGroups
+	LDAPOptionValue         = ns.LDAPOptionValue
+	LDAPPool                = ns.LDAPPool
+	LDAPTLS                 = ns.LDAPTLS
+	LDAPUsers               = ns.LDAPUsers
+	PasswordFingerprint     = ns.PasswordFingerprint
+	ProjectObservation      = ns.ProjectObservation
+	ProjectParameters       = ns.ProjectParameters
+	UserObservation         = ns.UserObservation
+	UserParameters          = ns.UserParameters
 )

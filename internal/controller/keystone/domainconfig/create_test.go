@@ -164,14 +164,14 @@ func TestCreateCheckFails(t *testing.T) {
 	}
 }
 
-func newRaceExternal(t *testing.T, f *configKeystone) (*adoption.External[*v1alpha1.DomainConfig, config], *v1alpha1.DomainConfig) {
+func newRaceExternal(t *testing.T, f *configKeystone) (*adoption.External[mr, config], *v1alpha1.DomainConfig) {
 	t.Helper()
 	sec := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "bind", UID: "u1", ResourceVersion: "7"},
 		Data: map[string][]byte{"username": []byte("cn=admin"), "password": []byte("pw")}}
 	d := &external{sc: f.client(t), kube: fake.NewClientBuilder().WithObjects(sec).Build()}
-	e := adoption.NewExternal[*v1alpha1.DomainConfig, config](d, adoption.Config[*v1alpha1.DomainConfig]{
+	e := adoption.NewExternal[mr, config](d, adoption.Config[mr]{
 		GroupKind: "DomainConfig.keystone.identity.crossplane.io", Installation: "i",
-		Policy: func(mg *v1alpha1.DomainConfig) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
+		Policy: func(mg mr) identityv1alpha1.AdoptionPolicy { return mg.GetAdoptionPolicy() },
 	})
 	mg := &v1alpha1.DomainConfig{ObjectMeta: metav1.ObjectMeta{Name: "dc"},
 		Spec: v1alpha1.DomainConfigSpec{ForProvider: v1alpha1.DomainConfigParameters{DomainID: ptr("d"), LDAP: spec()}}}

@@ -9,17 +9,20 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/gophercloud/gophercloud/v2"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
-	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -48,27 +51,48 @@ const (
 	AnnotationBindVersion = "keystone.identity.crossplane.io/bind-credentials-version"
 )
 
-// Setup adds a controller that reconciles DomainConfig managed resources. A DomainConfig marks
-// the Domain resource it references as used (see internal/usage): the domain is deleted in
-// Keystone only after its configuration.
-func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	kube := mgr.GetClient()
-	return managedkind.SetupKeystone(mgr, o, v1alpha1.DomainConfigGroupVersionKind, &v1alpha1.DomainConfig{},
-		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.DomainConfig, config] {
-			return &external{sc: sc, kube: kube}
-		},
-		func(mg *v1alpha1.DomainConfig) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
-		managedkind.MarksUsed(mgr, v1alpha1.DomainConfigKind, usage.Target[*v1alpha1.DomainConfig]{
-			NewList: func() client.ObjectList { return &v1alpha1.DomainList{} },
-			Used: func(mg *v1alpha1.DomainConfig) (string, string) {
-				return usage.RefName(mg.Spec.ForProvider.DomainRef), deref(mg.Spec.ForProvider.DomainID)
-			},
-		}))
+// mr is a DomainConfig of either scope: the driver is written once against it.
+type mr interface {
+	resource.Managed
+	Parameters() *v1alpha1.DomainConfigParameters
+	Observation() *v1alpha1.DomainConfigObservation
+	GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy
 }
 
-// SetupGated adds the controller once the DomainConfig CRD is installed.
+// scopes are the DomainConfig kinds: cluster-scoped (legacy) and namespaced.
+var scopes = []managedkind.Scoped[mr]{
+	{GVK: clusterv1alpha1.DomainConfigGroupVersionKind, Obj: &clusterv1alpha1.DomainConfig{}},
+	{GVK: v1alpha1.DomainConfigGroupVersionKind, Obj: &v1alpha1.DomainConfig{}},
+}
+
+// domains lists the Domains a DomainConfig of each scope may use: those of its own scope.
+var domains = map[schema.GroupVersionKind]func() client.ObjectList{
+	clusterv1alpha1.DomainConfigGroupVersionKind: func() client.ObjectList { return &clusterv1alpha1.DomainList{} },
+	v1alpha1.DomainConfigGroupVersionKind:        func() client.ObjectList { return &v1alpha1.DomainList{} },
+}
+
+// Setup adds the controllers that reconcile DomainConfig managed resources of both scopes. A
+// DomainConfig marks the Domain resource it references as used (see internal/usage): the domain
+// is deleted in Keystone only after its configuration.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupScopes(mgr, o, scopes, setup)
+}
+
+// SetupGated adds each scope's controller once its DomainConfig CRD is installed.
 func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupGated(mgr, o, v1alpha1.DomainConfigGroupVersionKind, Setup)
+	return managedkind.SetupScopesGated(mgr, o, scopes, setup)
+}
+
+func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
+	kube := mgr.GetClient()
+	return managedkind.SetupKeystone(mgr, o, gvk, obj,
+		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, config] { return &external{sc: sc, kube: kube} }, nil,
+		managedkind.MarksUsed(mgr, v1alpha1.DomainConfigKind, usage.Target[mr]{
+			NewList: domains[gvk],
+			Used: func(mg mr) (string, string) {
+				return usage.RefName(mg.Parameters().DomainRef), deref(mg.Parameters().DomainID)
+			},
+		}))
 }
 
 // config is a domain's configuration as Keystone returns it, with the version of the bind
@@ -94,7 +118,7 @@ type external struct {
 	bind *bind
 }
 
-func (e *external) Get(ctx context.Context, mg *v1alpha1.DomainConfig, domainID string) (config, error) {
+func (e *external) Get(ctx context.Context, mg mr, domainID string) (config, error) {
 	opts, err := keystone.GetDomainConfig(ctx, e.sc, domainID)
 	if err != nil {
 		return config{}, err
@@ -112,8 +136,8 @@ func (e *external) Get(ctx context.Context, mg *v1alpha1.DomainConfig, domainID 
 }
 
 // Find reads the configuration of the spec's domain: a domain has at most one.
-func (e *external) Find(ctx context.Context, mg *v1alpha1.DomainConfig) ([]config, error) {
-	id := deref(mg.Spec.ForProvider.DomainID)
+func (e *external) Find(ctx context.Context, mg mr) ([]config, error) {
+	id := deref(mg.Parameters().DomainID)
 	if id == "" {
 		return nil, nil
 	}
@@ -130,17 +154,17 @@ func (e *external) Describe(c config) adoption.Description {
 	return adoption.Description{ID: c.DomainID, Type: typeName, Key: "of domain " + c.DomainID, Markerless: true}
 }
 
-func (e *external) Observe(mg *v1alpha1.DomainConfig, c config, p identityv1alpha1.Provenance) adoption.Observation {
+func (e *external) Observe(mg mr, c config, p identityv1alpha1.Provenance) adoption.Observation {
 	have := stringify(c.Options)
 	sent := mg.GetAnnotations()[AnnotationBindVersion]
-	mg.Status.AtProvider = v1alpha1.DomainConfigObservation{ID: c.DomainID, Options: have, BindCredentialsVersion: sent, Provenance: p}
+	*mg.Observation() = v1alpha1.DomainConfigObservation{ID: c.DomainID, Options: have, BindCredentialsVersion: sent, Provenance: p}
 	if c.BindVersion == "" {
 		// Being deleted: nothing will be written, so nothing to compare.
 		return adoption.Observation{UpToDate: true}
 	}
 	// Keystone returns what it stores, the escaped values: compare with the escaped rendering
 	// (a hand-made value with a lone "$" then differs, and is rewritten escaped).
-	want := Escape(Render(&mg.Spec.ForProvider.LDAP, c.BindUser, ""))
+	want := Escape(Render(&mg.Parameters().LDAP, c.BindUser, ""))
 	diff := cmp.Diff(want, have)
 	if sent != c.BindVersion {
 		diff += fmt.Sprintf("bind Secret version: sent %q, now %q\n", sent, c.BindVersion)
@@ -153,11 +177,11 @@ func (e *external) Observe(mg *v1alpha1.DomainConfig, c config, p identityv1alph
 // Observe's read is looked for once more right before the PUT and refused untouched; one made in
 // the round trip between the two is replaced, which the 200 tells exactly, and is refused too
 // rather than claimed.
-func (e *external) Create(ctx context.Context, mg *v1alpha1.DomainConfig, _ provenance.Marker) (string, managed.ConnectionDetails, error) {
+func (e *external) Create(ctx context.Context, mg mr, _ provenance.Marker) (string, managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return "", nil, err
 	}
-	id := deref(mg.Spec.ForProvider.DomainID)
+	id := deref(mg.Parameters().DomainID)
 	if id == "" {
 		return "", nil, errors.New(errNoDomain)
 	}
@@ -180,7 +204,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.DomainConfig, _ prov
 }
 
 // Update replaces the whole configuration (with the password) and records the Secret version.
-func (e *external) Update(ctx context.Context, mg *v1alpha1.DomainConfig, c config, _ provenance.Marker) (managed.ConnectionDetails, error) {
+func (e *external) Update(ctx context.Context, mg mr, c config, _ provenance.Marker) (managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return nil, err
 	}
@@ -192,8 +216,8 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.DomainConfig, c conf
 	}
 	// After an update the reconciler writes only the status: persist the annotation here,
 	// on a copy, and carry the new resourceVersion over so that the status write succeeds.
-	cp := mg.DeepCopy()
-	patch := client.MergeFrom(cp.DeepCopy())
+	cp := mg.DeepCopyObject().(mr)
+	patch := client.MergeFrom(cp.DeepCopyObject().(mr))
 	meta.AddAnnotations(cp, map[string]string{AnnotationBindVersion: e.bind.version})
 	if err := e.kube.Patch(ctx, cp, patch); err != nil {
 		return nil, errors.Wrap(err, errPersistBind)
@@ -203,7 +227,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.DomainConfig, c conf
 	return nil, nil
 }
 
-func (e *external) Delete(ctx context.Context, _ *v1alpha1.DomainConfig, c config) error {
+func (e *external) Delete(ctx context.Context, _ mr, c config) error {
 	return keystone.Wrap(keystone.IgnoreNotFound(keystone.DeleteDomainConfig(ctx, e.sc, c.DomainID)), errDelete, c.DomainID)
 }
 
@@ -211,12 +235,12 @@ func (e *external) Delete(ctx context.Context, _ *v1alpha1.DomainConfig, c confi
 // (Escape), checks every value once more for line breaks, and replaces the domain's
 // configuration with it.
 // created is false when the domain had a configuration, now replaced.
-func (e *external) put(ctx context.Context, mg *v1alpha1.DomainConfig, domainID, errFmt string) (created bool, err error) {
+func (e *external) put(ctx context.Context, mg mr, domainID, errFmt string) (created bool, err error) {
 	b, err := e.credentials(ctx, mg)
 	if err != nil {
 		return false, err
 	}
-	cfg := Escape(Render(&mg.Spec.ForProvider.LDAP, b.user, b.password))
+	cfg := Escape(Render(&mg.Parameters().LDAP, b.user, b.password))
 	if err := SingleLines(cfg); err != nil {
 		return false, err
 	}
@@ -237,13 +261,15 @@ func (e *external) put(ctx context.Context, mg *v1alpha1.DomainConfig, domainID,
 }
 
 // credentials reads the bind Secret once per reconcile and checks its fixed keys.
-func (e *external) credentials(ctx context.Context, mg *v1alpha1.DomainConfig) (*bind, error) {
+func (e *external) credentials(ctx context.Context, mg mr) (*bind, error) {
 	if e.bind != nil {
 		return e.bind, nil
 	}
-	ref := mg.Spec.ForProvider.LDAP.BindCredentialsSecretRef
+	// The bind Secret is read in the DomainConfig's scope: a namespaced one reads its own
+	// namespace only (see clients.ResourceSecrets).
+	ref := clients.SecretKey(mg, mg.Parameters().LDAP.BindCredentialsSecretRef)
 	s := &corev1.Secret{}
-	if err := e.kube.Get(ctx, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, s); err != nil {
+	if err := clients.ResourceSecrets(e.kube, mg).Get(ctx, ref, s); err != nil {
 		return nil, errors.Wrapf(err, errGetSecret, ref.Namespace, ref.Name)
 	}
 	b := &bind{version: string(s.GetUID()) + "/" + s.GetResourceVersion()}

@@ -16,9 +16,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
-	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	nsv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 )
@@ -28,7 +28,7 @@ func ptr[T any](v T) *T { return &v }
 func spec() v1alpha1.LDAPConfig {
 	return v1alpha1.LDAPConfig{
 		URL: "ldap://ldap.example.com", Suffix: "dc=example,dc=com",
-		BindCredentialsSecretRef: xpv2.SecretReference{Namespace: "ns", Name: "bind"},
+		BindCredentialsSecretRef: identityv1alpha1.SecretReference{Namespace: "ns", Name: "bind"},
 		Users:                    v1alpha1.LDAPUsers{TreeDN: "ou=people,dc=example,dc=com", NameAttribute: ptr("uid")},
 	}
 }
@@ -260,6 +260,46 @@ func TestCredentials(t *testing.T) {
 			}
 			if got.user != tc.want.user || got.password != tc.want.password || !strings.HasPrefix(got.version, "u1/") {
 				t.Errorf("got %+v", *got)
+			}
+		})
+	}
+}
+
+// A namespaced DomainConfig reads its bind Secret in its own namespace, never in another one
+// (which admission refuses to name), even when a Secret of that name exists there.
+func TestNamespacedCredentials(t *testing.T) {
+	secret := func(ns, user string) *corev1.Secret {
+		return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "bind", UID: types.UID("u-" + ns), ResourceVersion: "7"},
+			Data: map[string][]byte{"username": []byte(user), "password": []byte("pw")}}
+	}
+	cases := map[string]struct {
+		namespace string
+		wantUser  string
+		wantErr   string
+	}{
+		"OwnNamespace": {wantUser: "cn=team-a"},
+		"AnotherNamespace": {namespace: "ns",
+			wantErr: "cannot read the bind Secret ns/bind named by spec.forProvider.ldap.bindCredentialsSecretRef: DomainConfig team-a/ldap reads Secrets of its own namespace only, " +
+				"but names Secret ns/bind: put the Secret in namespace team-a and leave out the selector's namespace: a namespaced DomainConfig reads Secrets in its own namespace"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			e := &external{kube: fake.NewClientBuilder().WithObjects(secret("team-a", "cn=team-a"), secret("ns", "cn=other")).Build()}
+			mg := &nsv1alpha1.DomainConfig{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "ldap"}}
+			mg.Spec.ForProvider.LDAP = spec()
+			mg.Spec.ForProvider.LDAP.BindCredentialsSecretRef = identityv1alpha1.SecretReference{Name: "bind", Namespace: tc.namespace}
+			got, err := e.credentials(context.Background(), mg)
+			gotErr, gotUser := "", ""
+			if err != nil {
+				gotErr = err.Error()
+			} else {
+				gotUser = got.user
+			}
+			if diff := cmp.Diff(tc.wantErr, gotErr); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.wantUser, gotUser); diff != "" {
+				t.Errorf("bind DN read (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -1,13 +1,12 @@
 package domainconfig
 
 import (
-	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 )
 
 // validate checks, right before a write, what the CRD checks at admission: a resource stored
 // before a rule existed never went through it.
-func validate(mg *v1alpha1.DomainConfig) error {
-	return clients.CheckFields(typeName, mg.GetName(), clients.FP("spec.forProvider.domainId", mg.Spec.ForProvider.DomainID, keystone.ID))
+func validate(mg mr) error {
+	return clients.CheckFields(typeName, mg.GetName(), clients.FP("spec.forProvider.domainId", mg.Parameters().DomainID, keystone.ID))
 }

@@ -31,18 +31,20 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/gophercloud/gophercloud/v2"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
-	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
-	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -95,28 +97,45 @@ type secretState struct {
 
 var users = keystone.Collection[user]{Path: "users", Singular: "user", Plural: "users"}
 
-// Setup adds a controller that reconciles User managed resources.
-func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	kube := mgr.GetClient()
-	return managedkind.SetupKeystone(mgr, o, v1alpha1.UserGroupVersionKind, &v1alpha1.User{},
-		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.User, user] {
-			return &external{sc: sc, kube: kube}
-		},
-		func(mg *v1alpha1.User) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
+// mr is a User of either scope: the driver is written once against it.
+type mr interface {
+	resource.Managed
+	Parameters() *v1alpha1.UserParameters
+	Observation() *v1alpha1.UserObservation
+	GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy
 }
 
-// SetupGated adds the controller once the User CRD is installed.
+// scopes are the User kinds: cluster-scoped (legacy) and namespaced.
+var scopes = []managedkind.Scoped[mr]{
+	{GVK: clusterv1alpha1.UserGroupVersionKind, Obj: &clusterv1alpha1.User{}},
+	{GVK: v1alpha1.UserGroupVersionKind, Obj: &v1alpha1.User{}},
+}
+
+// Setup adds the controllers that reconcile User managed resources of both scopes.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupScopes(mgr, o, scopes, setup)
+}
+
+// SetupGated adds each scope's controller once its User CRD is installed.
 func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupGated(mgr, o, v1alpha1.UserGroupVersionKind, Setup)
+	return managedkind.SetupScopesGated(mgr, o, scopes, setup)
+}
+
+func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
+	kube := mgr.GetClient()
+	return managedkind.SetupKeystone(mgr, o, gvk, obj,
+		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, user] { return &external{sc: sc, kube: kube} }, nil)
 }
 
 // external drives Keystone users for the adoption engine.
 type external struct {
-	sc   *gophercloud.ServiceClient
+	sc *gophercloud.ServiceClient
+	// kube reads password Secrets, always through clients.ResourceSecrets: a namespaced User
+	// reads its own namespace only.
 	kube client.Reader
 }
 
-func (e *external) Get(ctx context.Context, mg *v1alpha1.User, id string) (user, error) {
+func (e *external) Get(ctx context.Context, mg mr, id string) (user, error) {
 	u, err := users.Get(ctx, e.sc, id)
 	if err != nil {
 		return u, err
@@ -126,7 +145,7 @@ func (e *external) Get(ctx context.Context, mg *v1alpha1.User, id string) (user,
 }
 
 // Find looks a user up by name within its domain, Keystone's unique key for users.
-func (e *external) Find(ctx context.Context, mg *v1alpha1.User) ([]user, error) {
+func (e *external) Find(ctx context.Context, mg mr) ([]user, error) {
 	d := domainOf(mg)
 	if d == "" {
 		if meta.WasDeleted(mg) {
@@ -136,7 +155,7 @@ func (e *external) Find(ctx context.Context, mg *v1alpha1.User) ([]user, error) 
 		}
 		return nil, errors.New(errNoDomain)
 	}
-	found, err := users.List(ctx, e.sc, url.Values{"name": {mg.Spec.ForProvider.Name}, "domain_id": {d}})
+	found, err := users.List(ctx, e.sc, url.Values{"name": {mg.Parameters().Name}, "domain_id": {d}})
 	if err != nil || len(found) == 0 {
 		return nil, err
 	}
@@ -153,10 +172,10 @@ func (e *external) Describe(u user) adoption.Description {
 	return adoption.Description{ID: u.ID, Type: typeName, Key: u.Name, Marker: keystone.ParseMarker(u.Marker)}
 }
 
-func (e *external) Observe(mg *v1alpha1.User, u user, p identityv1alpha1.Provenance) adoption.Observation {
-	fp := &mg.Spec.ForProvider
+func (e *external) Observe(mg mr, u user, p identityv1alpha1.Provenance) adoption.Observation {
+	fp := mg.Parameters()
 	sent := sentFingerprint(mg)
-	mg.Status.AtProvider = v1alpha1.UserObservation{
+	*mg.Observation() = v1alpha1.UserObservation{
 		ID: u.ID, Name: u.Name, DomainID: u.DomainID, Description: u.Description, Enabled: u.Enabled,
 		Email: u.Email, DefaultProjectID: u.DefaultProjectID, PasswordFingerprint: sent, Provenance: p,
 	}
@@ -177,11 +196,11 @@ func (e *external) Observe(mg *v1alpha1.User, u user, p identityv1alpha1.Provena
 // Create creates the user with its password and records the fingerprint of what it sent (see
 // the package documentation). A password Secret that cannot be read fails the create: no user
 // is made before its password can be set.
-func (e *external) Create(ctx context.Context, mg *v1alpha1.User, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (string, managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return "", nil, err
 	}
-	fp := &mg.Spec.ForProvider
+	fp := mg.Parameters()
 	d := domainOf(mg)
 	if d == "" {
 		return "", nil, errors.New(errNoDomain)
@@ -191,7 +210,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.User, m provenance.M
 	body.Marker = m.Encode()
 	var sent *v1alpha1.PasswordFingerprint
 	if ref := fp.PasswordSecretRef; ref != nil {
-		pw, f, err := readPassword(ctx, e.kube, *ref)
+		pw, f, err := readPassword(ctx, e.kube, mg, *ref)
 		if err != nil {
 			return "", nil, errors.Wrap(err, what)
 		}
@@ -207,18 +226,18 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.User, m provenance.M
 			return "", nil, errors.Wrap(err, what)
 		}
 		meta.AddAnnotations(mg, map[string]string{AnnotationPasswordSentOnCreate: string(b)})
-		mg.Status.AtProvider.PasswordFingerprint = sent
+		mg.Observation().PasswordFingerprint = sent
 	}
 	return u.ID, nil, nil
 }
 
 // Update writes the managed fields and the marker, and the password when the Secret changed
 // since it was last sent. Only then is the new fingerprint recorded.
-func (e *external) Update(ctx context.Context, mg *v1alpha1.User, u user, m provenance.Marker) (managed.ConnectionDetails, error) {
+func (e *external) Update(ctx context.Context, mg mr, u user, m provenance.Marker) (managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return nil, err
 	}
-	fp := &mg.Spec.ForProvider
+	fp := mg.Parameters()
 	what := fmt.Sprintf(errUpdate, u.Name, u.ID)
 	if d := domainOf(mg); d != "" && d != u.DomainID {
 		return nil, errors.Errorf(errMoveDomain, u.Name, u.ID, u.DomainID, d)
@@ -227,7 +246,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.User, u user, m prov
 	body.Marker = m.Encode()
 	var sent *v1alpha1.PasswordFingerprint
 	if ref := fp.PasswordSecretRef; ref != nil && u.Secret.String() != describe(sentFingerprint(mg)) {
-		pw, f, err := readPassword(ctx, e.kube, *ref)
+		pw, f, err := readPassword(ctx, e.kube, mg, *ref)
 		if err != nil {
 			return nil, errors.Wrap(err, what)
 		}
@@ -237,14 +256,14 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.User, u user, m prov
 		return nil, e.explain(ctx, err, what, u.DomainID)
 	}
 	if sent != nil {
-		mg.Status.AtProvider.PasswordFingerprint = sent
+		mg.Observation().PasswordFingerprint = sent
 	}
 	return nil, nil
 }
 
 // Dependents lists what Keystone would delete with the user: its role assignments, group
 // memberships and application credentials.
-func (e *external) Dependents(ctx context.Context, _ *v1alpha1.User, u user) ([]adoption.Dependent, error) {
+func (e *external) Dependents(ctx context.Context, _ mr, u user) ([]adoption.Dependent, error) {
 	return keystone.Gather(
 		func() ([]adoption.Dependent, error) {
 			return keystone.Assignments(ctx, e.sc, url.Values{"user.id": {u.ID}})
@@ -254,7 +273,7 @@ func (e *external) Dependents(ctx context.Context, _ *v1alpha1.User, u user) ([]
 	)
 }
 
-func (e *external) Delete(ctx context.Context, _ *v1alpha1.User, u user) error {
+func (e *external) Delete(ctx context.Context, _ mr, u user) error {
 	if err := users.Delete(ctx, e.sc, u.ID); err != nil && !keystone.IsNotFound(err) {
 		return e.explain(ctx, err, fmt.Sprintf(errDelete, u.Name, u.ID), u.DomainID)
 	}
@@ -288,11 +307,11 @@ func ldapDomain(ctx context.Context, sc *gophercloud.ServiceClient, domainID str
 
 // sentFingerprint is the fingerprint of the password Secret version last sent: the status's,
 // or else the one the create recorded; nil when no password is managed or none was sent.
-func sentFingerprint(mg *v1alpha1.User) *v1alpha1.PasswordFingerprint {
-	if mg.Spec.ForProvider.PasswordSecretRef == nil {
+func sentFingerprint(mg mr) *v1alpha1.PasswordFingerprint {
+	if mg.Parameters().PasswordSecretRef == nil {
 		return nil
 	}
-	if f := mg.Status.AtProvider.PasswordFingerprint; f != nil {
+	if f := mg.Observation().PasswordFingerprint; f != nil {
 		return f
 	}
 	s, ok := mg.GetAnnotations()[AnnotationPasswordSentOnCreate]
@@ -308,12 +327,12 @@ func sentFingerprint(mg *v1alpha1.User) *v1alpha1.PasswordFingerprint {
 }
 
 // secretState reads the password Secret's metadata; nil when no password is managed.
-func (e *external) secretState(ctx context.Context, mg *v1alpha1.User) *secretState {
-	ref := mg.Spec.ForProvider.PasswordSecretRef
+func (e *external) secretState(ctx context.Context, mg mr) *secretState {
+	ref := mg.Parameters().PasswordSecretRef
 	if ref == nil {
 		return nil
 	}
-	s, err := getSecret(ctx, e.kube, *ref)
+	s, err := getSecret(ctx, e.kube, mg, *ref)
 	if err != nil {
 		return &secretState{Err: err.Error()}
 	}
@@ -321,21 +340,23 @@ func (e *external) secretState(ctx context.Context, mg *v1alpha1.User) *secretSt
 }
 
 // readPassword reads the password and the fingerprint of the Secret version it came from.
-func readPassword(ctx context.Context, kube client.Reader, ref xpv2.SecretKeySelector) (string, *v1alpha1.PasswordFingerprint, error) {
-	s, err := getSecret(ctx, kube, ref)
+func readPassword(ctx context.Context, kube client.Reader, mg mr, ref identityv1alpha1.SecretKeySelector) (string, *v1alpha1.PasswordFingerprint, error) {
+	s, err := getSecret(ctx, kube, mg, ref)
 	if err != nil {
 		return "", nil, err
 	}
 	return string(s.Data[ref.Key]), fingerprint(s, ref.Key), nil
 }
 
-func getSecret(ctx context.Context, kube client.Reader, ref xpv2.SecretKeySelector) (*corev1.Secret, error) {
+// getSecret reads the password Secret in mg's scope (see clients.ResourceSecrets).
+func getSecret(ctx context.Context, kube client.Reader, mg mr, ref identityv1alpha1.SecretKeySelector) (*corev1.Secret, error) {
 	s := &corev1.Secret{}
-	if err := kube.Get(ctx, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, s); err != nil {
-		return nil, errors.Wrapf(err, errGetSecret, ref.Namespace, ref.Name)
+	key := clients.SecretKey(mg, ref.SecretReference)
+	if err := clients.ResourceSecrets(kube, mg).Get(ctx, key, s); err != nil {
+		return nil, errors.Wrapf(err, errGetSecret, key.Namespace, key.Name)
 	}
 	if len(s.Data[ref.Key]) == 0 {
-		return nil, errors.Errorf(errSecretKey, ref.Namespace, ref.Name, ref.Key)
+		return nil, errors.Errorf(errSecretKey, key.Namespace, key.Name, ref.Key)
 	}
 	return s, nil
 }
@@ -362,8 +383,8 @@ func (s *secretState) String() string {
 	return describe(s.Fingerprint)
 }
 
-func domainOf(mg *v1alpha1.User) string {
-	if d := mg.Spec.ForProvider.DomainID; d != nil {
+func domainOf(mg mr) string {
+	if d := mg.Parameters().DomainID; d != nil {
 		return *d
 	}
 	return ""

@@ -23,6 +23,7 @@ import (
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	nsv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -32,7 +33,7 @@ const password = "s3cret-Pa55word"
 
 func ptr[T any](v T) *T { return &v }
 
-var secretRef = &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "ns", Name: "pw"}, Key: "password"}
+var secretRef = &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "ns", Name: "pw"}, Key: "password"}
 
 // fp is the fingerprint of the Secret the fake kube client serves.
 func fp(rv string) *v1alpha1.PasswordFingerprint {
@@ -550,4 +551,56 @@ func mergeAnswers(ms ...map[string]answer) map[string]answer {
 		}
 	}
 	return out
+}
+
+// A namespaced User reads its password Secret in its own namespace, and never another one: a
+// selector naming another namespace (which admission refuses) fails the create before anything
+// is sent, naming the User, the Secret and the fix.
+func TestNamespacedPasswordSecret(t *testing.T) {
+	userBody := `{"user":{"id":"u1","name":"alice","domain_id":"d1"}}`
+	own := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "pw", UID: "uid-a", ResourceVersion: "3"},
+		Data: map[string][]byte{"password": []byte(password)}}
+	cases := map[string]struct {
+		namespace    string
+		wantErr      string
+		wantRequests int
+		wantSent     *v1alpha1.PasswordFingerprint
+	}{
+		"OwnNamespace": {
+			wantRequests: 1,
+			wantSent:     &v1alpha1.PasswordFingerprint{Namespace: "team-a", Name: "pw", Key: "password", UID: "uid-a", ResourceVersion: "3"},
+		},
+		"AnotherNamespace": {
+			namespace: "ns",
+			wantErr: `cannot create Keystone user "alice" in domain d1: cannot read the password Secret ns/pw: User team-a/alice reads Secrets of its own namespace only, ` +
+				`but names Secret ns/pw: put the Secret in namespace team-a and leave out the selector's namespace: a namespaced User reads Secrets in its own namespace`,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			f := &fakeKeystone{answers: map[string]answer{"POST /v3/users": {code: 201, body: userBody}}}
+			// The other namespace holds a Secret of the same name: it must not be read.
+			e := &external{sc: f.client(t), kube: kubeWith(t, own, pwSecret(map[string][]byte{"password": []byte("other")}))}
+			mg := &nsv1alpha1.User{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "alice"}}
+			mg.Spec.ForProvider = v1alpha1.UserParameters{Name: "alice", DomainID: ptr("d1"),
+				PasswordSecretRef: &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Name: "pw", Namespace: tc.namespace}, Key: "password"}}
+			_, _, err := e.Create(context.Background(), mg, marker)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if diff := cmp.Diff(tc.wantErr, got); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+			if len(f.requests) != tc.wantRequests {
+				t.Fatalf("requests: %v, want %d", f.requests, tc.wantRequests)
+			}
+			if tc.wantRequests > 0 && f.requests[0].Body["user"].(map[string]any)["password"] != password {
+				t.Errorf("the create did not send the password of the User's own namespace")
+			}
+			if diff := cmp.Diff(tc.wantSent, mg.Status.AtProvider.PasswordFingerprint); diff != "" {
+				t.Errorf("fingerprint sent (-want +got):\n%s", diff)
+			}
+		})
+	}
 }

@@ -1,10 +1,6 @@
 package v1alpha1
 
 import (
-	"reflect"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
@@ -28,17 +24,18 @@ type UserParameters struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="domainId cannot be changed: Keystone cannot move a user to another domain; create a new User instead"
-	// +crossplane:generate:reference:type=Domain
-	// +crossplane:generate:reference:refFieldName=DomainRef
-	// +crossplane:generate:reference:selectorFieldName=DomainSelector
+	// +identity:reference:type=Domain
 	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9-]+$')",message="domainId must be a Keystone domain ID: letters, digits and hyphens only, as Keystone itself requires (for example 4c0f8d3b9e2a4f5c8a7b6d5e4f3a2b1c, or default for the Default domain)"
 	DomainID *string `json:"domainId,omitempty"`
 
-	// DomainRef references the Domain whose ID fills DomainID.
+	// DomainRef references the Domain whose ID fills DomainID: a Domain in this User's
+	// namespace (for a cluster-scoped User, a cluster-scoped Domain). A reference never leaves
+	// the namespace.
 	// +optional
 	DomainRef *xpv2.Reference `json:"domainRef,omitempty"`
 
-	// DomainSelector selects the Domain whose ID fills DomainID.
+	// DomainSelector selects the Domain whose ID fills DomainID, among the Domains of this
+	// User's namespace (a cluster-scoped User: among the cluster-scoped Domains).
 	// +optional
 	DomainSelector *xpv2.Selector `json:"domainSelector,omitempty"`
 
@@ -63,17 +60,17 @@ type UserParameters struct {
 	// +optional
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
-	// +crossplane:generate:reference:type=Project
-	// +crossplane:generate:reference:refFieldName=DefaultProjectRef
-	// +crossplane:generate:reference:selectorFieldName=DefaultProjectSelector
+	// +identity:reference:type=Project
 	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9-]+$')",message="defaultProjectId must be a Keystone project ID: letters, digits and hyphens only, as Keystone itself requires (for example 4c0f8d3b9e2a4f5c8a7b6d5e4f3a2b1c)"
 	DefaultProjectID *string `json:"defaultProjectId,omitempty"`
 
-	// DefaultProjectRef references the Project whose ID fills DefaultProjectID.
+	// DefaultProjectRef references the Project whose ID fills DefaultProjectID, in this
+	// User's namespace.
 	// +optional
 	DefaultProjectRef *xpv2.Reference `json:"defaultProjectRef,omitempty"`
 
-	// DefaultProjectSelector selects the Project whose ID fills DefaultProjectID.
+	// DefaultProjectSelector selects the Project whose ID fills DefaultProjectID, in this
+	// User's namespace.
 	// +optional
 	DefaultProjectSelector *xpv2.Selector `json:"defaultProjectSelector,omitempty"`
 
@@ -81,8 +78,10 @@ type UserParameters struct {
 	// never returns passwords, so the provider cannot see a password changed outside it: it
 	// sends the password when the user is first managed and again whenever the Secret
 	// changes (see status.atProvider.passwordFingerprint). Unset, the password is not managed.
+	// A cluster-scoped User names the Secret's namespace; a namespaced User reads the Secret in
+	// its own namespace and names none.
 	// +optional
-	PasswordSecretRef *xpv2.SecretKeySelector `json:"passwordSecretRef,omitempty"`
+	PasswordSecretRef *identityv1alpha1.SecretKeySelector `json:"passwordSecretRef,omitempty"`
 }
 
 // A PasswordFingerprint identifies the version of a password Secret whose value was last sent
@@ -121,56 +120,4 @@ type UserObservation struct {
 
 	// Provenance tells whether the user was created, adopted or only observed.
 	Provenance identityv1alpha1.Provenance `json:"provenance,omitempty"`
-}
-
-// A UserSpec defines the desired state of a User.
-type UserSpec struct {
-	xpv2.ClusterManagedResourceSpec `json:",inline"`
-	identityv1alpha1.AdoptionSpec   `json:",inline"`
-
-	ForProvider UserParameters `json:"forProvider"`
-}
-
-// A UserStatus represents the observed state of a User.
-type UserStatus struct {
-	xpv2.ManagedResourceStatus `json:",inline"`
-	AtProvider                 UserObservation `json:"atProvider,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// A User is a Keystone user.
-// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
-// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
-// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
-// +kubebuilder:printcolumn:name="PROVENANCE",type="string",JSONPath=".status.atProvider.provenance",priority=1
-// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
-// +kubebuilder:subresource:status
-// +kubebuilder:resource:scope=Cluster,categories={crossplane,managed,identity,keystone}
-type User struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-
-	Spec   UserSpec   `json:"spec"`
-	Status UserStatus `json:"status,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// UserList contains a list of User.
-type UserList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []User `json:"items"`
-}
-
-// User type metadata.
-var (
-	UserKind             = reflect.TypeFor[User]().Name()
-	UserGroupKind        = SchemeGroupVersion.WithKind(UserKind).GroupKind()
-	UserGroupVersionKind = SchemeGroupVersion.WithKind(UserKind)
-)
-
-func init() {
-	SchemeBuilder.Register(&User{}, &UserList{})
 }

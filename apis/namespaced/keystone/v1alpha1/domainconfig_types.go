@@ -1,10 +1,6 @@
 package v1alpha1
 
 import (
-	"reflect"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
@@ -22,19 +18,21 @@ import (
 type DomainConfigParameters struct {
 	// DomainID is the Keystone ID of the domain to configure. One configuration per domain.
 	// +optional
-	// +crossplane:generate:reference:type=Domain
-	// +crossplane:generate:reference:refFieldName=DomainRef
-	// +crossplane:generate:reference:selectorFieldName=DomainSelector
+	// +identity:reference:type=Domain
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
 	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9-]+$')",message="domainId must be a Keystone domain ID: letters, digits and hyphens only, as Keystone itself requires (for example 4c0f8d3b9e2a4f5c8a7b6d5e4f3a2b1c, or default for the Default domain)"
 	DomainID *string `json:"domainId,omitempty"`
 
-	// DomainRef references the Domain resource whose ID fills domainId.
+	// DomainRef references the Domain resource whose ID fills domainId: a Domain in this
+	// DomainConfig's namespace (for a cluster-scoped DomainConfig, a cluster-scoped Domain). A
+	// reference never leaves the namespace.
 	// +optional
 	DomainRef *xpv2.Reference `json:"domainRef,omitempty"`
 
-	// DomainSelector selects the Domain resource whose ID fills domainId.
+	// DomainSelector selects the Domain resource whose ID fills domainId, among the Domains of
+	// this DomainConfig's namespace (a cluster-scoped DomainConfig: among the cluster-scoped
+	// Domains).
 	// +optional
 	DomainSelector *xpv2.Selector `json:"domainSelector,omitempty"`
 
@@ -61,7 +59,9 @@ type LDAPConfig struct {
 	// BindCredentialsSecretRef names the Secret holding the bind DN under the key "username"
 	// and its password under the key "password" (both required, fixed keys). Keystone never
 	// returns the password: the provider sends it again whenever the Secret changes.
-	BindCredentialsSecretRef xpv2.SecretReference `json:"bindCredentialsSecretRef"`
+	// A cluster-scoped DomainConfig names the Secret's namespace; a namespaced DomainConfig
+	// reads the Secret in its own namespace and names none.
+	BindCredentialsSecretRef identityv1alpha1.SecretReference `json:"bindCredentialsSecretRef"`
 
 	// Suffix is the directory's base DN, for example dc=example,dc=com.
 	// +kubebuilder:validation:MinLength=1
@@ -266,57 +266,4 @@ type DomainConfigObservation struct {
 
 	// Provenance tells whether the configuration was created, adopted or only observed.
 	Provenance identityv1alpha1.Provenance `json:"provenance,omitempty"`
-}
-
-// A DomainConfigSpec defines the desired state of a DomainConfig.
-type DomainConfigSpec struct {
-	xpv2.ClusterManagedResourceSpec `json:",inline"`
-	identityv1alpha1.AdoptionSpec   `json:",inline"`
-
-	ForProvider DomainConfigParameters `json:"forProvider"`
-}
-
-// A DomainConfigStatus represents the observed state of a DomainConfig.
-type DomainConfigStatus struct {
-	xpv2.ManagedResourceStatus `json:",inline"`
-	AtProvider                 DomainConfigObservation `json:"atProvider,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// A DomainConfig is the identity configuration of a Keystone domain: it backs the domain's
-// users and groups with an LDAP directory.
-// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
-// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
-// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
-// +kubebuilder:printcolumn:name="PROVENANCE",type="string",JSONPath=".status.atProvider.provenance",priority=1
-// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
-// +kubebuilder:subresource:status
-// +kubebuilder:resource:scope=Cluster,categories={crossplane,managed,identity,keystone}
-type DomainConfig struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-
-	Spec   DomainConfigSpec   `json:"spec"`
-	Status DomainConfigStatus `json:"status,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// DomainConfigList contains a list of DomainConfig.
-type DomainConfigList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []DomainConfig `json:"items"`
-}
-
-// DomainConfig type metadata.
-var (
-	DomainConfigKind             = reflect.TypeFor[DomainConfig]().Name()
-	DomainConfigGroupKind        = SchemeGroupVersion.WithKind(DomainConfigKind).GroupKind()
-	DomainConfigGroupVersionKind = SchemeGroupVersion.WithKind(DomainConfigKind)
-)
-
-func init() {
-	SchemeBuilder.Register(&DomainConfig{}, &DomainConfigList{})
 }
