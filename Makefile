@@ -1,12 +1,12 @@
 # provider-identity — the two commands a newcomer needs:
 #   make dev    run the provider locally against kube-apiserver, Keystone and slapd
-#   make test   vet, unit tests and end-to-end tests (what CI runs, via .ci/run)
+#   make test   lint, vet, unit tests and end-to-end tests (what CI runs, via .ci/run)
 SHELL := /bin/bash
 # Go lives in /usr/local/go on these machines; a non-login shell may lack it.
 export PATH := $(PATH):/usr/local/go/bin
 BIN_DIR ?= _output/bin
 
-.PHONY: all generate check-generated build packages test dev dev-down bench
+.PHONY: all generate check-generated build packages lint test dev dev-down bench
 
 all: build
 
@@ -30,6 +30,10 @@ build:
 # in _output/xpkg; see docs/compositions.md.
 packages:
 	hack/build-packages.sh
+
+# golangci-lint over every Go module (.golangci.yml; hack/lint.sh). `make test` runs it first.
+lint:
+	hack/lint.sh
 
 test:
 	hack/test.sh
