@@ -1,6 +1,7 @@
 package adoption
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -64,8 +65,8 @@ func TestDecide(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			got, err := decide(tc.req, tc.obj)
 			if tc.conflict != nil {
-				ce, ok := err.(*ConflictError)
-				if !ok {
+				var ce *ConflictError
+				if !errors.As(err, &ce) {
 					t.Fatalf("decide(...): want a *ConflictError, got %v", err)
 				}
 				if diff := cmp.Diff(tc.conflict, ce); diff != "" {

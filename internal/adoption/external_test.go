@@ -3,6 +3,7 @@ package adoption
 import (
 	"context"
 	"errors"
+	"strconv"
 	"testing"
 	"time"
 
@@ -93,9 +94,7 @@ func newMR(mut ...func(*v1alpha1.Domain)) *v1alpha1.Domain {
 	return mg
 }
 
-func withPolicy(p identityv1alpha1.AdoptionPolicy) func(*v1alpha1.Domain) {
-	return func(mg *v1alpha1.Domain) { mg.Spec.AdoptionPolicy = p }
-}
+func adoptExisting(mg *v1alpha1.Domain) { mg.Spec.AdoptionPolicy = identityv1alpha1.AdoptExisting }
 
 func deleting(mg *v1alpha1.Domain) { now := metav1.Now(); mg.SetDeletionTimestamp(&now) }
 
@@ -126,11 +125,11 @@ func TestExternalObserve(t *testing.T) {
 			want: want{obs: managed.ExternalObservation{ResourceExists: false}},
 		},
 		"UnmarkedByKeyAdoptExisting": {
-			mg: newMR(withPolicy(identityv1alpha1.AdoptExisting)), driver: &fakeDriver{byKey: []obj{{ID: "1", Key: "a"}}},
+			mg: newMR(adoptExisting), driver: &fakeDriver{byKey: []obj{{ID: "1", Key: "a"}}},
 			want: want{obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: false}, externalName: "1", provenance: identityv1alpha1.Adopted, persisted: 1},
 		},
 		"AdoptionPendingWhileDeletingLetsGo": {
-			mg: newMR(withPolicy(identityv1alpha1.AdoptExisting), deleting), driver: &fakeDriver{byKey: []obj{{ID: "1", Key: "a"}}},
+			mg: newMR(adoptExisting, deleting), driver: &fakeDriver{byKey: []obj{{ID: "1", Key: "a"}}},
 			want: want{obs: managed.ExternalObservation{ResourceExists: false}},
 		},
 		"OwnMarkerByKeyIsRecovered": {
@@ -254,7 +253,7 @@ func TestExternalWrites(t *testing.T) {
 		d := &fakeDriver{byKey: []obj{{ID: "1", Key: "a"}}}
 		rec := &recorder{}
 		e := newExternal(d, rec)
-		mg := newMR(withPolicy(identityv1alpha1.AdoptExisting))
+		mg := newMR(adoptExisting)
 		if _, err := e.Observe(context.Background(), mg); err != nil {
 			t.Fatal(err)
 		}
@@ -303,7 +302,7 @@ func (a *apiServerAnnotations) UpdateCriticalAnnotations(_ context.Context, o cl
 	a.calls++
 	mg := o.(*v1alpha1.Domain)
 	mg.Status = v1alpha1.DomainStatus{}
-	mg.SetResourceVersion("rv-" + string(rune('0'+a.calls)))
+	mg.SetResourceVersion("rv-" + strconv.Itoa(a.calls))
 	return nil
 }
 
@@ -317,7 +316,7 @@ func TestMarkerlessAdoptionKeepsObservedStatus(t *testing.T) {
 		GroupKind: groupKind, Installation: "here", Annotations: ann,
 		Policy: func(mg *v1alpha1.Domain) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
 	})
-	mg := newMR(withPolicy(identityv1alpha1.AdoptExisting))
+	mg := newMR(adoptExisting)
 	if _, err := e.Observe(context.Background(), mg); err != nil {
 		t.Fatal(err)
 	}
@@ -426,7 +425,7 @@ func TestMarkerlessObjectOfAnotherResource(t *testing.T) {
 		want   want
 	}{
 		"OtherResourceUnderAdoptExisting": {
-			mg:     newMR(withPolicy(identityv1alpha1.AdoptExisting)),
+			mg:     newMR(adoptExisting),
 			owners: &fakeOwners{byName: map[string]string{"1": other}},
 			want:   want{ConflictWith: other, Lookups: 1},
 		},
@@ -441,17 +440,17 @@ func TestMarkerlessObjectOfAnotherResource(t *testing.T) {
 			want:   want{ConflictWith: other, Lookups: 1},
 		},
 		"NoOtherResourceAdopts": {
-			mg:     newMR(withPolicy(identityv1alpha1.AdoptExisting)),
+			mg:     newMR(adoptExisting),
 			owners: &fakeOwners{},
 			want:   want{Provenance: identityv1alpha1.Adopted, Lookups: 1},
 		},
 		"ItselfIsNoConflict": {
-			mg:     newMR(withPolicy(identityv1alpha1.AdoptExisting)),
+			mg:     newMR(adoptExisting),
 			owners: &fakeOwners{byName: map[string]string{"1": groupKind + "/a"}},
 			want:   want{Provenance: identityv1alpha1.Adopted, Lookups: 1},
 		},
 		"LookupFails": {
-			mg:     newMR(withPolicy(identityv1alpha1.AdoptExisting)),
+			mg:     newMR(adoptExisting),
 			owners: &fakeOwners{err: errBoom},
 			want:   want{Err: errBoom, Lookups: 1},
 		},

@@ -2,6 +2,7 @@ package clients
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -24,7 +25,7 @@ func TestCacheGet(t *testing.T) {
 		Builds int
 	}
 	backoff := func(failures int, at string) string {
-		return errBuild.Error() + " (failed " + string(rune('0'+failures)) + " time(s) in a row; the provider tries again after " + at
+		return errBuild.Error() + " (failed " + strconv.Itoa(failures) + " time(s) in a row; the provider tries again after " + at
 	}
 	cases := map[string]struct {
 		calls []call
@@ -98,7 +99,7 @@ func TestCacheGet(t *testing.T) {
 					if call.buildErr != nil {
 						return "unused", call.buildErr
 					}
-					return call.key + string(rune('0'+builds)), nil
+					return call.key + strconv.Itoa(builds), nil
 				})
 				r := result{Value: v, Builds: builds}
 				if err != nil {

@@ -55,8 +55,9 @@ func domain(name, externalName string, finalizers ...string) *v1alpha1.Domain {
 	return d
 }
 
-func config(name string, ref, id string) *v1alpha1.DomainConfig {
-	c := &v1alpha1.DomainConfig{ObjectMeta: metav1.ObjectMeta{Name: name}}
+// config is the DomainConfig "cfg", referencing its Domain by ref or by id.
+func config(ref, id string) *v1alpha1.DomainConfig {
+	c := &v1alpha1.DomainConfig{ObjectMeta: metav1.ObjectMeta{Name: "cfg"}}
 	if ref != "" {
 		c.Spec.ForProvider.DomainRef = &xpv2.Reference{Name: ref}
 	}
@@ -102,7 +103,7 @@ func TestFinalizer(t *testing.T) {
 	ctx := context.Background()
 
 	t.Run("MarksTheReferencedResource", func(t *testing.T) {
-		cfg := config("cfg", "a", "id-b") // the reference wins over the ID
+		cfg := config("a", "id-b") // the reference wins over the ID
 		c, f := setup(t, domain("a", "id-a"), domain("b", "id-b"), cfg)
 		if err := f.AddFinalizer(ctx, cfg); err != nil {
 			t.Fatal(err)
@@ -119,7 +120,7 @@ func TestFinalizer(t *testing.T) {
 	})
 
 	t.Run("MarksByExternalNameWithoutReference", func(t *testing.T) {
-		cfg := config("cfg", "", "id-b")
+		cfg := config("", "id-b")
 		c, f := setup(t, domain("a", "id-a"), domain("b", "id-b"), cfg)
 		if err := f.AddFinalizer(ctx, cfg); err != nil {
 			t.Fatal(err)
@@ -130,7 +131,7 @@ func TestFinalizer(t *testing.T) {
 	})
 
 	t.Run("ReleasesWhatItNoLongerUses", func(t *testing.T) {
-		cfg := config("cfg", "b", "")
+		cfg := config("b", "")
 		c, f := setup(t, domain("a", "id-a", fin, "keep.example.com/x"), domain("b", "id-b"), cfg)
 		if err := f.AddFinalizer(ctx, cfg); err != nil {
 			t.Fatal(err)
@@ -144,7 +145,7 @@ func TestFinalizer(t *testing.T) {
 	})
 
 	t.Run("DoesNotMarkAResourceBeingDeleted", func(t *testing.T) {
-		cfg := config("cfg", "a", "")
+		cfg := config("a", "")
 		d := domain("a", "id-a", managed.FinalizerName)
 		now := metav1.Now()
 		d.DeletionTimestamp = &now
@@ -158,7 +159,7 @@ func TestFinalizer(t *testing.T) {
 	})
 
 	t.Run("RemoveReleasesAndWakesADeletedResource", func(t *testing.T) {
-		cfg := config("cfg", "a", "")
+		cfg := config("a", "")
 		cfg.SetFinalizers([]string{managed.FinalizerName})
 		d := domain("a", "id-a", managed.FinalizerName, fin)
 		now := metav1.Now()
