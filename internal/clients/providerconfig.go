@@ -47,7 +47,7 @@ func SystemOf(pc *identityv1alpha1.ProviderConfig) System {
 
 // ProviderConfigFor records that mg uses its ProviderConfig and returns it, checking that it
 // configures the system mg belongs to.
-func ProviderConfigFor(ctx context.Context, kube client.Client, usage *resource.LegacyProviderConfigUsageTracker, mg resource.LegacyManaged, want System) (*identityv1alpha1.ProviderConfig, error) {
+func ProviderConfigFor(ctx context.Context, kube client.Client, usage *resource.LegacyProviderConfigUsageTracker, mg resource.LegacyManaged, want System) (*identityv1alpha1.ProviderConfig, error) { //nolint:staticcheck // SA1019: the cluster-scoped kinds stay for the legacy model (ADR 0005)
 	ref := mg.GetProviderConfigReference()
 	if ref == nil || ref.Name == "" {
 		return nil, errors.New(errNoPCRef)

@@ -99,7 +99,7 @@ func (c *Connector[MR, C, O]) providerConfig(ctx context.Context, mg MR) (*ident
 			return nil, nil, err
 		}
 		return clients.View(cfg), secrets, nil
-	case resource.LegacyManaged:
+	case resource.LegacyManaged: //nolint:staticcheck // SA1019: the cluster-scoped kinds stay for the legacy model (ADR 0005)
 		pc, err := clients.ProviderConfigFor(ctx, c.Kube, c.Usage, r, c.System)
 		return pc, c.Kube, err
 	default:

@@ -99,8 +99,8 @@ func (o Owners) newObject(groupKind, suffix string) runtime.Object {
 // stateOf tells whether a resource is deleting its object or keeping it.
 func stateOf(res string, mg resource.Managed) adoption.OwnerState {
 	st := adoption.OwnerState{Resource: res}
-	if l, ok := mg.(resource.LegacyManaged); ok {
-		if !managed.NewLegacyManagementPoliciesResolver(true, mg.GetManagementPolicies(), l.GetDeletionPolicy()).ShouldDelete() {
+	if l, ok := mg.(resource.LegacyManaged); ok { //nolint:staticcheck // SA1019: the cluster-scoped kinds stay for the legacy model (ADR 0005)
+		if !managed.NewLegacyManagementPoliciesResolver(true, mg.GetManagementPolicies(), l.GetDeletionPolicy()).ShouldDelete() { //nolint:staticcheck // SA1019: the cluster-scoped kinds stay for the legacy model (ADR 0005)
 			st.Keeps = true
 			return st
 		}

@@ -37,7 +37,7 @@ func SetupKind[MR resource.Managed, C any, O any](mgr ctrl.Manager, o Options, g
 	clientFor func(context.Context, client.Reader, *identityv1alpha1.ProviderConfig) (C, error), newDriver func(C) adoption.Driver[MR, O], policy adoption.Policy[MR],
 	extra ...managed.ReconcilerOption) error {
 	gk := gvk.GroupKind().String()
-	rec := xpevent.NewAPIRecorder(mgr.GetEventRecorderFor(managed.ControllerName(gk)))
+	rec := xpevent.NewAPIRecorder(mgr.GetEventRecorderFor(managed.ControllerName(gk))) //nolint:staticcheck // SA1019: crossplane-runtime's event.NewAPIRecorder takes the old record.EventRecorder
 	c := NewConnector(mgr.GetClient(), rec, o, sys, gk, clientFor, newDriver, policy)
 	c.Owners = Owners{Kube: mgr.GetClient(), Scheme: mgr.GetScheme(), Waker: o.Waker}
 	return Setup(mgr, o, gvk, obj, c, extra...)
@@ -79,7 +79,7 @@ func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVer
 		managed.WithCreationGracePeriod(0),
 		managed.WithReferenceResolver(NewPolicyAwareResolver(mgr.GetClient())),
 		managed.WithLogger(o.Logger.WithValues("controller", name)),
-		managed.WithRecorder(xpevent.NewAPIRecorder(mgr.GetEventRecorderFor(name))),
+		managed.WithRecorder(xpevent.NewAPIRecorder(mgr.GetEventRecorderFor(name))), //nolint:staticcheck // SA1019: crossplane-runtime's event.NewAPIRecorder takes the old record.EventRecorder
 		managed.WithPollInterval(o.PollInterval),
 	}
 	opts = append(opts, o.reconcilerOptions()...)

@@ -50,7 +50,7 @@ func (w *PolicyAwareWriter) Update(ctx context.Context, obj client.Object, opts 
 	if !ok {
 		return errors.New("cannot copy object")
 	}
-	if err := w.Client.Patch(ctx, written, client.RawPatch(types.MergePatchType, patch),
+	if err := w.Patch(ctx, written, client.RawPatch(types.MergePatchType, patch),
 		&client.PatchOptions{DryRun: uo.DryRun, FieldManager: uo.FieldManager}); err != nil {
 		return err
 	}

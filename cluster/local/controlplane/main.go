@@ -12,6 +12,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -105,11 +106,14 @@ func run(kubeconfig string, crdDirs []string, timeout time.Duration) (err error)
 // there, with only the controllers a control plane without nodes needs.
 func startControllerManager(kubeconfig string) (func(), error) {
 	bin := filepath.Join(os.Getenv("KUBEBUILDER_ASSETS"), "kube-controller-manager")
-	if _, err := os.Stat(bin); err != nil {
+	// The binary comes from the KUBEBUILDER_ASSETS of whoever runs the dev environment.
+	if _, err := os.Stat(bin); errors.Is(err, fs.ErrNotExist) { //nolint:gosec // G703: our own KUBEBUILDER_ASSETS
 		fmt.Println("controlplane: no kube-controller-manager beside kube-apiserver; no garbage collection")
 		return func() {}, nil
+	} else if err != nil {
+		return nil, err
 	}
-	cmd := exec.Command(bin, "--kubeconfig="+kubeconfig,
+	cmd := exec.Command(bin, "--kubeconfig="+kubeconfig, //nolint:gosec // G204: our own KUBEBUILDER_ASSETS
 		"--authentication-kubeconfig="+kubeconfig, "--authorization-kubeconfig="+kubeconfig,
 		"--controllers=garbagecollector,namespace", "--leader-elect=false", "--secure-port=0")
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
@@ -131,7 +135,7 @@ func startControllerManager(kubeconfig string) (func(), error) {
 
 // writeFileAtomic writes via a rename so a reader polling for the file never sees half of it.
 func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 		return err
 	}
 	tmp := path + ".tmp"
