@@ -97,33 +97,9 @@ func run(from, to, imp, headerFile string) error {
 	if err != nil {
 		return err
 	}
-	fset := token.NewFileSet()
-	shared := map[string]bool{}
-	var kinds []string
-	for _, f := range files {
-		base := filepath.Base(f)
-		if strings.HasPrefix(base, "zz_") || strings.HasSuffix(base, "_test.go") {
-			continue
-		}
-		if strings.HasSuffix(base, "_kind.go") {
-			kinds = append(kinds, f)
-			continue
-		}
-		af, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		for _, d := range af.Decls {
-			g, ok := d.(*ast.GenDecl)
-			if !ok || g.Tok != token.TYPE {
-				continue
-			}
-			for _, s := range g.Specs {
-				if ts := s.(*ast.TypeSpec); ts.Name.IsExported() {
-					shared[ts.Name.Name] = true
-				}
-			}
-		}
+	kinds, shared, err := scanShared(files)
+	if err != nil {
+		return err
 	}
 	for _, k := range kinds {
 		out, err := kind(k, imp, head, shared)
@@ -139,6 +115,39 @@ func run(from, to, imp, headerFile string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(to, "zz_generated.shared.go"), out, 0o644) //nolint:gosec // G306: generated source in the repository, readable like the rest
+}
+
+// scanShared sorts the source files into kind files (*_kind.go, copied per kind) and the
+// others, whose exported types the copies share (by name).
+func scanShared(files []string) (kinds []string, shared map[string]bool, err error) {
+	fset := token.NewFileSet()
+	shared = map[string]bool{}
+	for _, f := range files {
+		base := filepath.Base(f)
+		if strings.HasPrefix(base, "zz_") || strings.HasSuffix(base, "_test.go") {
+			continue
+		}
+		if strings.HasSuffix(base, "_kind.go") {
+			kinds = append(kinds, f)
+			continue
+		}
+		af, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, d := range af.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.TYPE {
+				continue
+			}
+			for _, s := range g.Specs {
+				if ts := s.(*ast.TypeSpec); ts.Name.IsExported() {
+					shared[ts.Name.Name] = true
+				}
+			}
+		}
+	}
+	return kinds, shared, nil
 }
 
 // kind copies one namespaced kind file, qualifying the shared types it uses.
