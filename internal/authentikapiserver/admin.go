@@ -134,7 +134,11 @@ func jsonShaped(obj map[string]any) (map[string]any, error) {
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	p := strings.TrimPrefix(r.URL.Path, adminPrefix)
 	writeJSON := func(status int, v any) {
-		b, _ := json.Marshal(v)
+		b, err := json.Marshal(v)
+		if err != nil {
+			http.Error(w, "cannot encode the answer: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(status)
 		_, _ = w.Write(b)

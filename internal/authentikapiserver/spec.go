@@ -131,7 +131,7 @@ func DefaultOpenAPIPath() (string, error) {
 }
 
 func moduleDocPath(dir string, args ...string) (string, error) {
-	cmd := exec.Command("go", args...)
+	cmd := exec.Command("go", args...) //nolint:gosec // G204: go list/mod download of APIModule, arguments of our own
 	cmd.Dir = dir
 	// -mod=mod in the caller's GOFLAGS is refused outside a module.
 	cmd.Env = append(os.Environ(), "GOFLAGS=")

@@ -1,6 +1,7 @@
 package authentikapiserver
 
 import (
+	"context"
 	"errors"
 	"net"
 	"net/http"
@@ -38,7 +39,7 @@ func StartTest(tb testing.TB, opts Options) (*Server, string) {
 // Listen serves s on addr (e.g. "127.0.0.1:0") and returns its URL and a
 // function that stops it.
 func (s *Server) Listen(addr string) (string, func() error, error) {
-	ln, err := net.Listen("tcp", addr)
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", addr)
 	if err != nil {
 		return "", nil, err
 	}

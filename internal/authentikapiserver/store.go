@@ -162,14 +162,6 @@ func (st *state) rowsOf(group string) []*row {
 	return out
 }
 
-func (st *state) kindOf(group string, pk any) *kind {
-	t, _ := st.find(group, pk)
-	if t == nil {
-		return nil
-	}
-	return t.k
-}
-
 // remove deletes an object and applies the on_delete behaviour of every
 // reference pointing at it, recursively for cascades.
 func (st *state) remove(k *kind, r *row) {
