@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"k8s.io/client-go/util/retry"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	ksv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 )

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,7 +61,7 @@ func TestExamplesValidate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := append(top, team...)
+	files := slices.Concat(top, team)
 	if len(files) < 6 {
 		t.Fatalf("want the platform examples, found %v", files)
 	}

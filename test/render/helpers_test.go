@@ -49,7 +49,7 @@ func render(t *testing.T, kind, xr string, flags ...string) output {
 	// -x: the XR with its spec, so that beta validate checks it against the XRD too.
 	args := append([]string{"render", "-x", "--xrd=" + definition(kind)}, flags...)
 	args = append(args, testdata(xr), composition(kind), functionsFile)
-	raw, err := crossplane(ctx, nil, args...)
+	raw, err := crossplane(ctx, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func validate(t *testing.T, resources []byte) validateResult {
 	if err := os.WriteFile(f, resources, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, err := crossplane(ctx, nil, "beta", "validate", "--cache-dir="+validateCache,
+	out, err := crossplane(ctx, "beta", "validate", "--cache-dir="+validateCache,
 		"--crossplane-image=xpkg.crossplane.io/crossplane/crossplane:v2.2.1",
 		strings.Join(exts, ","), f)
 	res := validateResult{total: totalLine.FindString(string(out))}

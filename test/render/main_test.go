@@ -14,7 +14,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -55,7 +54,11 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer os.RemoveAll(tmp)
+	defer func() {
+		if err := os.RemoveAll(tmp); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+		}
+	}()
 
 	fn := filepath.Join(tmp, "function-identity-platform")
 	build := exec.Command("go", "build", "-o", fn, ".")
@@ -182,9 +185,8 @@ spec:
 }
 
 // crossplane runs the CLI and returns its stdout; stderr goes into the error.
-func crossplane(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
+func crossplane(ctx context.Context, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, crossplaneBin, args...)
-	cmd.Stdin = stdin
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -24,19 +24,19 @@ func TestConfigurationPackage(t *testing.T) {
 	defer cancel()
 	dir := t.TempDir()
 	pkg := filepath.Join(dir, "configuration.xpkg")
-	if _, err := crossplane(ctx, nil, "xpkg", "build", "--package-root="+filepath.Join(root, "cluster", "configuration"),
+	if _, err := crossplane(ctx, "xpkg", "build", "--package-root="+filepath.Join(root, "cluster", "configuration"),
 		"--examples-root="+filepath.Join(root, "examples", "platform"), "--package-file="+pkg); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "extracted.gz")
-	if _, err := crossplane(ctx, nil, "xpkg", "extract", "--from-xpkg", pkg, "-o", out); err != nil {
+	if _, err := crossplane(ctx, "xpkg", "extract", "--from-xpkg", pkg, "-o", out); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: nothing to lose
 	zr, err := gzip.NewReader(f)
 	if err != nil {
 		t.Fatal(err)
