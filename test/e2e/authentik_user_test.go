@@ -47,11 +47,9 @@ func usersNamed(t *testing.T, username string) []map[string]any {
 func akPK(obj map[string]any) string { return fmt.Sprint(obj["pk"]) }
 
 // akPasswordSecret creates a Secret holding a password, deleted when the test ends.
-func akPasswordSecret(t *testing.T, name, password string) *corev1.Secret {
+func akPasswordSecret(t *testing.T, name, password string) {
 	t.Helper()
-	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "crossplane-system", Name: name}, StringData: map[string]string{"password": password}}
-	create(t, s)
-	return s
+	create(t, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "crossplane-system", Name: name}, StringData: map[string]string{"password": password}})
 }
 
 // A user the provider creates carries its marker, joins groups by reference, gets its

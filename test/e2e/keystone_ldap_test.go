@@ -259,9 +259,9 @@ func TestLDAPExample(t *testing.T) {
 	}
 }
 
-// jsonEqual compares two generic JSON values.
+// jsonEqual compares two generic JSON values; a value that does not encode equals nothing.
 func jsonEqual(a, b any) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return bytes.Equal(x, y)
+	x, errX := json.Marshal(a)
+	y, errY := json.Marshal(b)
+	return errX == nil && errY == nil && bytes.Equal(x, y)
 }

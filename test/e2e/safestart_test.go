@@ -183,7 +183,7 @@ type changeLogs struct {
 func serveChangeLogs(t *testing.T) *changeLogs {
 	t.Helper()
 	s := &changeLogs{socket: filepath.Join(t.TempDir(), "changelogs.sock"), ch: make(chan *changelogsv1alpha1.ChangeLogEntry, 16)}
-	l, err := net.Listen("unix", s.socket)
+	l, err := (&net.ListenConfig{}).Listen(t.Context(), "unix", s.socket)
 	if err != nil {
 		t.Fatal(err)
 	}
