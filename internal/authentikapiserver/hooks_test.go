@@ -20,7 +20,7 @@ func (e *env) do(t *testing.T, method, path, token, body string) (int, []byte) {
 	if body != "" {
 		rd = strings.NewReader(body)
 	}
-	req, err := http.NewRequest(method, e.url+path, rd)
+	req, err := http.NewRequestWithContext(t.Context(), method, e.url+path, rd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,8 +34,11 @@ func (e *env) do(t *testing.T, method, path, token, body string) (int, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	defer func() { _ = resp.Body.Close() }() // read to the end below; nothing to lose
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return resp.StatusCode, b
 }
 

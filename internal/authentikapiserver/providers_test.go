@@ -182,13 +182,18 @@ func TestSAMLProviderAndMetadata(t *testing.T) {
 	}
 
 	// ?download answers the XML file itself.
-	hr, _ := http.NewRequest(http.MethodGet, e.url+"/api/v3/providers/saml/"+keyOf(p.Pk)+"/metadata/?download=true", nil)
+	hr, err := http.NewRequestWithContext(t.Context(), http.MethodGet, e.url+"/api/v3/providers/saml/"+keyOf(p.Pk)+"/metadata/?download=true", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	hr.Header.Set("Authorization", "Bearer "+e.s.Token())
 	dl, err := http.DefaultClient.Do(hr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dl.Body.Close()
+	if err := dl.Body.Close(); err != nil {
+		t.Fatal(err)
+	}
 	if dl.StatusCode != http.StatusOK || dl.Header.Get("Content-Type") != "application/xml" {
 		t.Errorf("download: %d %s", dl.StatusCode, dl.Header.Get("Content-Type"))
 	}

@@ -8,7 +8,7 @@ import (
 
 // APIVersion is only a fallback, but it must name the version go.mod pins.
 func TestAPIVersionMatchesGoMod(t *testing.T) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Version}}", APIModule).Output()
+	out, err := exec.CommandContext(t.Context(), "go", "list", "-m", "-f", "{{.Version}}", APIModule).Output()
 	if err != nil {
 		t.Fatalf("go list -m %s: %v", APIModule, err)
 	}
