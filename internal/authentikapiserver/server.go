@@ -285,7 +285,7 @@ func writeReply(w http.ResponseWriter, rep reply, body []byte) {
 	}
 	w.WriteHeader(rep.status)
 	if rep.status != http.StatusNoContent {
-		_, _ = w.Write(body) //nolint:gosec // G705: JSON sent as application/json by a test server, never rendered as HTML
+		_, _ = w.Write(body) //nolint:gosec // G705: a test server's API answer (JSON, or SAML metadata as application/xml), never HTML
 	}
 }
 
