@@ -1,6 +1,6 @@
 # provider-identity — the two commands a newcomer needs:
 #   make dev    run the provider locally against kube-apiserver, Keystone and slapd
-#   make test   lint, vet, unit tests and end-to-end tests (what CI runs, via .ci/run)
+#   make test   vet, lint, unit tests and end-to-end tests (what CI runs, via .ci/run)
 SHELL := /bin/bash
 # Go lives in /usr/local/go on these machines; a non-login shell may lack it.
 export PATH := $(PATH):/usr/local/go/bin
