@@ -18,7 +18,7 @@ const adminPrefix = "/_test/"
 // Kinds lists the kind names Seed and Raw accept: the API paths below
 // /api/v3 without slashes around them, e.g. "core/applications".
 func (s *Server) Kinds() []string {
-	var out []string
+	out := make([]string, 0, len(s.kinds))
 	for _, k := range s.kinds {
 		out = append(out, k.path)
 	}

@@ -156,7 +156,7 @@ func members(st *state, groupPK any) []any {
 		}
 	}
 	sort.Slice(pks, func(i, j int) bool { return pks[i] < pks[j] })
-	out := []any{}
+	out := make([]any, 0, len(pks))
 	for _, p := range pks {
 		out = append(out, p)
 	}

@@ -87,7 +87,7 @@ func TestCacheGet(t *testing.T) {
 			now := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
 			c := Cache[string]{Now: func() time.Time { return now }}
 			builds := 0
-			var got []result
+			got := make([]result, 0, len(tc.calls))
 			for _, call := range tc.calls {
 				now = now.Add(call.after)
 				get := c.Get
