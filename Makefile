@@ -1,6 +1,6 @@
 # provider-identity — the two commands a newcomer needs:
 #   make dev    run the provider locally against kube-apiserver, Keystone and slapd
-#   make test   vet, lint, unit tests and end-to-end tests (what CI runs, via .ci/run)
+#   make test   vet, unit tests and end-to-end tests (what CI runs, via .ci/run)
 SHELL := /bin/bash
 # Go lives in /usr/local/go on these machines; a non-login shell may lack it.
 export PATH := $(PATH):/usr/local/go/bin
@@ -31,7 +31,8 @@ build:
 packages:
 	hack/build-packages.sh
 
-# golangci-lint over every Go module (.golangci.yml; hack/lint.sh). `make test` runs it first.
+# golangci-lint over every Go module (.golangci.yml; hack/lint.sh). Not yet part of `make test`:
+# findings remain to be fixed first (issue 11).
 lint:
 	hack/lint.sh
 

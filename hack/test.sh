@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # hack/test.sh — the project's test suite, as `make test` and CI run it:
-# dependencies, go vet, golangci-lint, unit tests, then end-to-end tests (build tag e2e) against a real
+# dependencies, go vet, unit tests, then end-to-end tests (build tag e2e) against a real
 # kube-apiserver/etcd (envtest), Keystone and slapd started for this run only.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -12,10 +12,6 @@ export KUBEBUILDER_ASSETS
 log "go vet"
 go vet ./...
 go vet -tags e2e ./...
-
-# Every module, the e2e-tagged files included (hack/lint.sh; warm runs take seconds).
-log "golangci-lint"
-"$ROOT/hack/lint.sh"
 
 log "unit tests"
 go test ./...
