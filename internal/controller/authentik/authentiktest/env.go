@@ -117,14 +117,14 @@ func (e *Env) Writes() map[string]int {
 }
 
 // A Kind tells the harness how to build a kind's driver and read its adoption policy.
-type Kind[MR resource.LegacyManaged, O any] struct {
+type Kind[MR resource.Managed, O any] struct {
 	GroupKind string
 	NewDriver func(shared.Client) adoption.Driver[MR, O]
 	Policy    adoption.Policy[MR]
 }
 
 // External returns the adoption engine over a fresh driver, as one reconcile's Connect does.
-func External[MR resource.LegacyManaged, O any](e *Env, k Kind[MR, O]) *adoption.External[MR, O] {
+func External[MR resource.Managed, O any](e *Env, k Kind[MR, O]) *adoption.External[MR, O] {
 	return adoption.NewExternal(k.NewDriver(e.Client), adoption.Config[MR]{
 		GroupKind:    k.GroupKind,
 		Installation: e.Client.Installation,
@@ -142,7 +142,7 @@ type Result struct {
 
 // Reconcile runs one pass the way the managed reconciler does for the default management
 // policies: Observe, then Create when nothing exists or Update when it is not up to date.
-func Reconcile[MR resource.LegacyManaged, O any](e *Env, k Kind[MR, O], mg MR) (Result, error) {
+func Reconcile[MR resource.Managed, O any](e *Env, k Kind[MR, O], mg MR) (Result, error) {
 	ext := External(e, k)
 	obs, err := ext.Observe(e.Ctx, mg)
 	if err != nil {
@@ -164,7 +164,7 @@ func Reconcile[MR resource.LegacyManaged, O any](e *Env, k Kind[MR, O], mg MR) (
 
 // Delete runs a deletion pass the way the managed reconciler does for a resource being
 // deleted: Observe, then Delete when the object exists. It returns Delete's error.
-func Delete[MR resource.LegacyManaged, O any](e *Env, k Kind[MR, O], mg MR) error {
+func Delete[MR resource.Managed, O any](e *Env, k Kind[MR, O], mg MR) error {
 	ext := External(e, k)
 	obs, err := ext.Observe(e.Ctx, mg)
 	if err != nil || !obs.ResourceExists {
