@@ -22,8 +22,10 @@ import ns "github.com/crossplane-contrib/provider-identity/apis/namespaced/authe
 
 // The types both scopes share, declared once in the namespaced source package.
 type (
-	Attributes              = ns.Attributes
-	PropertyMappingSelector = ns.PropertyMappingSelector
-	ProviderFlows           = ns.ProviderFlows
-	ProviderObservation     = ns.ProviderObservation
+	Attributes               = ns.Attributes
+	PropertyMappingSelector  = ns.PropertyMappingSelector
+	ProviderFlows            = ns.ProviderFlows
+	ProviderObservation      = ns.ProviderObservation
+	ProxyProviderObservation = ns.ProxyProviderObservation
+	ProxyProviderParameters  = ns.ProxyProviderParameters
 )

@@ -48,7 +48,7 @@ func newMR(name string, mut ...func(*v1alpha1.OAuth2Provider)) *v1alpha1.OAuth2P
 
 func reconcile(t *testing.T, e *authentiktest.Env, mg *v1alpha1.OAuth2Provider) authentiktest.Result {
 	t.Helper()
-	r, err := authentiktest.Reconcile(e, kind, mg)
+	r, err := kind.Reconcile(e, mg)
 	if err != nil {
 		t.Fatalf("reconcile %s: %v", mg.Name, err)
 	}
@@ -124,13 +124,13 @@ func TestLifecycle(t *testing.T) {
 
 	// The hand-made application using the provider holds the deletion back until it is gone.
 	var be *adoption.DeletionBlockedError
-	if err := authentiktest.Delete(e, kind, mg); !errors.As(err, &be) {
+	if err := kind.Delete(e, mg); !errors.As(err, &be) {
 		t.Fatalf("delete while application grafana uses the provider: got %v, want it blocked", err)
 	}
 	if _, err := e.Client.API.CoreAPI.CoreApplicationsDestroy(e.Ctx, "grafana").Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if err := authentiktest.Delete(e, kind, mg); err != nil {
+	if err := kind.Delete(e, mg); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.Server.Raw("providers/oauth2", id); err == nil {
@@ -233,7 +233,7 @@ func TestMissingReferences(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e := authentiktest.New(t)
 			mg := newMR("app", tc.mut)
-			_, err := authentiktest.Reconcile(e, kind, mg)
+			_, err := kind.Reconcile(e, mg)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("create: got error %v, want one containing %q", err, tc.want)
 			}
@@ -246,7 +246,7 @@ func TestMissingReferences(t *testing.T) {
 			reconcile(t, e, ok)
 			tc.mut(ok)
 			e.Server.ResetCounts()
-			_, err = authentiktest.Reconcile(e, kind, ok)
+			_, err = kind.Reconcile(e, ok)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("update: got error %v, want one containing %q", err, tc.want)
 			}
@@ -268,7 +268,7 @@ func TestHandMadeProviderFailOnConflict(t *testing.T) {
 
 	mg := newMR("grafana")
 	for range 3 {
-		_, err := authentiktest.Reconcile(e, kind, mg)
+		_, err := kind.Reconcile(e, mg)
 		var ce *adoption.ConflictError
 		if !asConflict(err, &ce) || ce.ForeignInstallation != "" || ce.OtherResource != "" {
 			t.Fatalf("want AdoptionRequired for a hand-made provider, got %v", err)
@@ -341,7 +341,7 @@ func TestForeignInstallation(t *testing.T) {
 	e.Server.ResetCounts()
 
 	mg := newMR("grafana", func(mg *v1alpha1.OAuth2Provider) { mg.Spec.AdoptionPolicy = identityv1alpha1.AdoptExisting })
-	_, err := authentiktest.Reconcile(e, kind, mg)
+	_, err := kind.Reconcile(e, mg)
 	var ce *adoption.ConflictError
 	if !asConflict(err, &ce) || ce.ForeignInstallation != "other-cluster" {
 		t.Fatalf("want a conflict naming other-cluster, got %v", err)
@@ -363,7 +363,7 @@ func TestRecreatedResourceNeedsAdoption(t *testing.T) {
 	id := meta.GetExternalName(first)
 
 	again := newMR("grafana")
-	_, err := authentiktest.Reconcile(e, kind, again)
+	_, err := kind.Reconcile(e, again)
 	var ce *adoption.ConflictError
 	if !asConflict(err, &ce) {
 		t.Fatalf("want AdoptionRequired, got %v", err)
@@ -392,7 +392,7 @@ func TestLostCreateRecovered(t *testing.T) {
 func TestNameTakenByAnotherProviderType(t *testing.T) {
 	e := authentiktest.New(t)
 	e.Seed(t, "providers/saml", map[string]any{"name": "grafana", "acs_url": "https://sp.example.com/acs"})
-	_, err := authentiktest.Reconcile(e, kind, newMR("grafana"))
+	_, err := kind.Reconcile(e, newMR("grafana"))
 	if err == nil || !strings.Contains(err.Error(), "provider names are unique across all types") {
 		t.Fatalf("got %v", err)
 	}
@@ -428,7 +428,7 @@ func TestReplacedProviderIsNotOurs(t *testing.T) {
 	before := e.Raw(t, "providers/oauth2", id)
 	e.Server.ResetCounts()
 
-	_, err := authentiktest.Reconcile(e, kind, mg)
+	_, err := kind.Reconcile(e, mg)
 	var ce *adoption.ConflictError
 	if !asConflict(err, &ce) || ce.Object.ID != id {
 		t.Fatalf("want AdoptionRequired for the same-named provider %s, got %v", id, err)

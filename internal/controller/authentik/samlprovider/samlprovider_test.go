@@ -50,7 +50,7 @@ func newMR(name string, mut ...func(*v1alpha1.SAMLProvider)) *v1alpha1.SAMLProvi
 
 func reconcile(t *testing.T, e *authentiktest.Env, mg *v1alpha1.SAMLProvider) authentiktest.Result {
 	t.Helper()
-	r, err := authentiktest.Reconcile(e, kind, mg)
+	r, err := kind.Reconcile(e, mg)
 	if err != nil {
 		t.Fatalf("reconcile %s: %v", mg.Name, err)
 	}
@@ -214,13 +214,13 @@ func TestLifecycle(t *testing.T) {
 
 	// The hand-made application using the provider holds the deletion back until it is gone.
 	var be *adoption.DeletionBlockedError
-	if err := authentiktest.Delete(e, kind, mg); !errors.As(err, &be) {
+	if err := kind.Delete(e, mg); !errors.As(err, &be) {
 		t.Fatalf("delete while application wiki uses the provider: got %v, want it blocked", err)
 	}
 	if _, err := e.Client.API.CoreAPI.CoreApplicationsDestroy(e.Ctx, "wiki").Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if err := authentiktest.Delete(e, kind, mg); err != nil {
+	if err := kind.Delete(e, mg); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.Server.Raw("providers/saml", id); err == nil {
@@ -237,7 +237,7 @@ func TestHandMadeFailOnConflict(t *testing.T) {
 	id := strconv.Itoa(int(p["pk"].(float64)))
 	before := e.Raw(t, "providers/saml", id)
 	e.Server.ResetCounts()
-	_, err := authentiktest.Reconcile(e, kind, newMR("wiki"))
+	_, err := kind.Reconcile(e, newMR("wiki"))
 	var ce *adoption.ConflictError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "authentik SAML provider") {
 		t.Fatalf("want AdoptionRequired, got %v", err)
@@ -249,7 +249,7 @@ func TestHandMadeFailOnConflict(t *testing.T) {
 
 func TestMissingMapping(t *testing.T) {
 	e := authentiktest.New(t)
-	_, err := authentiktest.Reconcile(e, kind, newMR("wiki", func(mg *v1alpha1.SAMLProvider) {
+	_, err := kind.Reconcile(e, newMR("wiki", func(mg *v1alpha1.SAMLProvider) {
 		mg.Spec.ForProvider.NameIDMapping = &v1alpha1.PropertyMappingSelector{Managed: ptr("goauthentik.io/providers/saml/nope")}
 	}))
 	want := `SAML property mapping with managed identifier "goauthentik.io/providers/saml/nope", named in spec.forProvider.nameIdMapping, does not exist`

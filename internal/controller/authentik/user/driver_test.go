@@ -36,21 +36,21 @@ func TestDriverPassword(t *testing.T) {
 		Username: "alice", Name: new("Alice"), PasswordSecretRef: pwRef2("alice-pw"),
 	}}}
 
-	if r, err := authentiktest.Reconcile(e, kind, mg); err != nil || !r.Created {
+	if r, err := kind.Reconcile(e, mg); err != nil || !r.Created {
 		t.Fatalf("first reconcile: want a create, got %+v, %v", r, err)
 	}
 	pk, _ := strconv.ParseInt(meta.GetExternalName(mg), 10, 64)
 	if _, set := e.Server.Password(pk); set {
 		t.Fatalf("the password was sent with the create; want it on the next reconcile")
 	}
-	if r, err := authentiktest.Reconcile(e, kind, mg); err != nil || !r.Updated {
+	if r, err := kind.Reconcile(e, mg); err != nil || !r.Updated {
 		t.Fatalf("second reconcile: want the password set, got %+v, %v", r, err)
 	}
 	if pw, _ := e.Server.Password(pk); pw != "first-Passw0rd" {
 		t.Fatalf("password after the second reconcile: got %q", pw)
 	}
 	for range 2 {
-		if r, err := authentiktest.Reconcile(e, kind, mg); err != nil || !r.Observation.ResourceUpToDate {
+		if r, err := kind.Reconcile(e, mg); err != nil || !r.Observation.ResourceUpToDate {
 			t.Fatalf("reconcile with the Secret unchanged: want up to date, got %+v, %v", r, err)
 		}
 	}
@@ -64,10 +64,10 @@ func TestDriverPassword(t *testing.T) {
 
 	e.UpdateSecret(t, "ns", "alice-pw", map[string]string{"password": "second-Passw0rd"})
 	e.Server.ResetCounts()
-	if r, err := authentiktest.Reconcile(e, kind, mg); err != nil || !r.Updated {
+	if r, err := kind.Reconcile(e, mg); err != nil || !r.Updated {
 		t.Fatalf("reconcile after the Secret changed: want an update, got %+v, %v", r, err)
 	}
-	if r, err := authentiktest.Reconcile(e, kind, mg); err != nil || !r.Observation.ResourceUpToDate {
+	if r, err := kind.Reconcile(e, mg); err != nil || !r.Observation.ResourceUpToDate {
 		t.Fatalf("reconcile after that: want up to date, got %+v, %v", r, err)
 	}
 	if pw, _ := e.Server.Password(pk); pw != "second-Passw0rd" {
@@ -85,13 +85,13 @@ func TestDriverPatchesOnlyTheChange(t *testing.T) {
 	mg := &v1alpha1.User{ObjectMeta: metav1.ObjectMeta{Name: "u"}, Spec: v1alpha1.UserSpec{ForProvider: v1alpha1.UserParameters{
 		Username: "bob", Name: new("Bob"), Email: new("bob@example.com"), Attributes: attrs("locale", `"en"`),
 	}}}
-	if _, err := authentiktest.Reconcile(e, kind, mg); err != nil {
+	if _, err := kind.Reconcile(e, mg); err != nil {
 		t.Fatal(err)
 	}
 	before := string(e.Raw(t, "core/users", meta.GetExternalName(mg)))
 	mg.Spec.ForProvider.Email = new("bob@example.org")
 	e.Server.ResetCounts()
-	if r, err := authentiktest.Reconcile(e, kind, mg); err != nil || !r.Updated {
+	if r, err := kind.Reconcile(e, mg); err != nil || !r.Updated {
 		t.Fatalf("want an update, got %+v, %v", r, err)
 	}
 	if diff := cmp.Diff(map[string]int{"PATCH /core/users/{id}/": 1}, e.Writes()); diff != "" {
