@@ -28,4 +28,6 @@ type (
 	ProviderObservation      = ns.ProviderObservation
 	ProxyProviderObservation = ns.ProxyProviderObservation
 	ProxyProviderParameters  = ns.ProxyProviderParameters
+	SAMLProviderObservation  = ns.SAMLProviderObservation
+	SAMLProviderParameters   = ns.SAMLProviderParameters
 )

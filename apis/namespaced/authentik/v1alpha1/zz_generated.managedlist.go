@@ -28,3 +28,12 @@ func (l *ProxyProviderList) GetItems() []resource.Managed {
 	}
 	return items
 }
+
+// GetItems of this SAMLProviderList.
+func (l *SAMLProviderList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
