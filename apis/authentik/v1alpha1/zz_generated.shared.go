@@ -22,12 +22,15 @@ import ns "github.com/crossplane-contrib/provider-identity/apis/namespaced/authe
 
 // The types both scopes share, declared once in the namespaced source package.
 type (
-	Attributes               = ns.Attributes
-	PropertyMappingSelector  = ns.PropertyMappingSelector
-	ProviderFlows            = ns.ProviderFlows
-	ProviderObservation      = ns.ProviderObservation
-	ProxyProviderObservation = ns.ProxyProviderObservation
-	ProxyProviderParameters  = ns.ProxyProviderParameters
-	SAMLProviderObservation  = ns.SAMLProviderObservation
-	SAMLProviderParameters   = ns.SAMLProviderParameters
+	Attributes                = ns.Attributes
+	OAuth2ProviderObservation = ns.OAuth2ProviderObservation
+	OAuth2ProviderParameters  = ns.OAuth2ProviderParameters
+	PropertyMappingSelector   = ns.PropertyMappingSelector
+	ProviderFlows             = ns.ProviderFlows
+	ProviderObservation       = ns.ProviderObservation
+	ProxyProviderObservation  = ns.ProxyProviderObservation
+	ProxyProviderParameters   = ns.ProxyProviderParameters
+	RedirectURI               = ns.RedirectURI
+	SAMLProviderObservation   = ns.SAMLProviderObservation
+	SAMLProviderParameters    = ns.SAMLProviderParameters
 )

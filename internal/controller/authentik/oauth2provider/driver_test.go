@@ -12,7 +12,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
-	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
@@ -22,10 +21,9 @@ import (
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
-var kind = authentiktest.Kind[*v1alpha1.OAuth2Provider, Observed]{
+var kind = authentiktest.Kind[mr, Observed]{
 	GroupKind: v1alpha1.OAuth2ProviderGroupKind.String(),
-	NewDriver: func(c shared.Client) adoption.Driver[*v1alpha1.OAuth2Provider, Observed] { return New(c) },
-	Policy:    func(mg *v1alpha1.OAuth2Provider) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
+	NewDriver: func(c shared.Client) adoption.Driver[mr, Observed] { return New(c) },
 }
 
 func newMR(name string, mut ...func(*v1alpha1.OAuth2Provider)) *v1alpha1.OAuth2Provider {
@@ -146,7 +144,7 @@ func TestInSyncProviderIsNeverWritten(t *testing.T) {
 	mg := newMR("grafana", func(mg *v1alpha1.OAuth2Provider) {
 		fp := &mg.Spec.ForProvider
 		fp.ClientID = ptr("grafana")
-		fp.ClientSecretSecretRef = &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "ns", Name: "grafana-oauth"}, Key: "secret"}
+		fp.ClientSecretSecretRef = &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "ns", Name: "grafana-oauth"}, Key: "secret"}
 		fp.GrantTypes = []string{"refresh_token", "authorization_code"}
 		fp.PropertyMappings = []v1alpha1.PropertyMappingSelector{
 			{Managed: ptr("goauthentik.io/providers/oauth2/scope-profile")},
@@ -183,7 +181,7 @@ func TestClientSecretRotation(t *testing.T) {
 	e := authentiktest.New(t)
 	e.Secret(t, "ns", "app", map[string]string{"secret": "one"})
 	mg := newMR("app", func(mg *v1alpha1.OAuth2Provider) {
-		mg.Spec.ForProvider.ClientSecretSecretRef = &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "ns", Name: "app"}, Key: "secret"}
+		mg.Spec.ForProvider.ClientSecretSecretRef = &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "ns", Name: "app"}, Key: "secret"}
 	})
 	reconcile(t, e, mg)
 
@@ -224,7 +222,7 @@ func TestMissingReferences(t *testing.T) {
 		},
 		"Secret": {
 			mut: func(mg *v1alpha1.OAuth2Provider) {
-				mg.Spec.ForProvider.ClientSecretSecretRef = &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "ns", Name: "absent"}, Key: "k"}
+				mg.Spec.ForProvider.ClientSecretSecretRef = &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "ns", Name: "absent"}, Key: "k"}
 			},
 			want: "cannot read the client secret from spec.forProvider.clientSecretSecretRef: cannot read Secret ns/absent",
 		},
