@@ -25,67 +25,6 @@ import (
 	client "sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// ResolveReferences of this Application.
-func (mg *Application) ResolveReferences(ctx context.Context, c client.Reader) error {
-	r := reference.NewAPIResolver(c, mg)
-
-	var rsp reference.ResolutionResponse
-	var err error
-
-	rsp, err = r.Resolve(ctx, reference.ResolutionRequest{
-		CurrentValue: reference.FromPtrValue(mg.Spec.ForProvider.OAuth2ProviderID),
-		Extract:      reference.ExternalName(),
-		Namespace:    mg.GetNamespace(),
-		Reference:    mg.Spec.ForProvider.OAuth2ProviderRef,
-		Selector:     mg.Spec.ForProvider.OAuth2ProviderSelector,
-		To: reference.To{
-			List:    &OAuth2ProviderList{},
-			Managed: &OAuth2Provider{},
-		},
-	})
-	if err != nil {
-		return errors.Wrap(err, "mg.Spec.ForProvider.OAuth2ProviderID")
-	}
-	mg.Spec.ForProvider.OAuth2ProviderID = reference.ToPtrValue(rsp.ResolvedValue)
-	mg.Spec.ForProvider.OAuth2ProviderRef = rsp.ResolvedReference
-
-	rsp, err = r.Resolve(ctx, reference.ResolutionRequest{
-		CurrentValue: reference.FromPtrValue(mg.Spec.ForProvider.SAMLProviderID),
-		Extract:      reference.ExternalName(),
-		Namespace:    mg.GetNamespace(),
-		Reference:    mg.Spec.ForProvider.SAMLProviderRef,
-		Selector:     mg.Spec.ForProvider.SAMLProviderSelector,
-		To: reference.To{
-			List:    &SAMLProviderList{},
-			Managed: &SAMLProvider{},
-		},
-	})
-	if err != nil {
-		return errors.Wrap(err, "mg.Spec.ForProvider.SAMLProviderID")
-	}
-	mg.Spec.ForProvider.SAMLProviderID = reference.ToPtrValue(rsp.ResolvedValue)
-	mg.Spec.ForProvider.SAMLProviderRef = rsp.ResolvedReference
-
-	rsp, err = r.Resolve(ctx, reference.ResolutionRequest{
-		CurrentValue: reference.FromPtrValue(mg.Spec.ForProvider.ProxyProviderID),
-		Extract:      reference.ExternalName(),
-		Namespace:    mg.GetNamespace(),
-		Reference:    mg.Spec.ForProvider.ProxyProviderRef,
-		Selector:     mg.Spec.ForProvider.ProxyProviderSelector,
-		To: reference.To{
-			List:    &ProxyProviderList{},
-			Managed: &ProxyProvider{},
-		},
-	})
-	if err != nil {
-		return errors.Wrap(err, "mg.Spec.ForProvider.ProxyProviderID")
-	}
-	mg.Spec.ForProvider.ProxyProviderID = reference.ToPtrValue(rsp.ResolvedValue)
-	mg.Spec.ForProvider.ProxyProviderRef = rsp.ResolvedReference
-
-	return nil
-}
-
 // ResolveReferences of this Group.
 func (mg *Group) ResolveReferences(ctx context.Context, c client.Reader) error {
 	r := reference.NewAPIResolver(c, mg)

@@ -22,6 +22,8 @@ import ns "github.com/crossplane-contrib/provider-identity/apis/namespaced/authe
 
 // The types both scopes share, declared once in the namespaced source package.
 type (
+	ApplicationObservation    = ns.ApplicationObservation
+	ApplicationParameters     = ns.ApplicationParameters
 	Attributes                = ns.Attributes
 	OAuth2ProviderObservation = ns.OAuth2ProviderObservation
 	OAuth2ProviderParameters  = ns.OAuth2ProviderParameters

@@ -23,10 +23,9 @@ import (
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
-var kind = authentiktest.Kind[*v1alpha1.Application, api.Application]{
+var kind = authentiktest.Kind[mr, api.Application]{
 	GroupKind: v1alpha1.ApplicationGroupKind.String(),
-	NewDriver: func(c shared.Client) adoption.Driver[*v1alpha1.Application, api.Application] { return New(c) },
-	Policy:    func(mg *v1alpha1.Application) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
+	NewDriver: func(c shared.Client) adoption.Driver[mr, api.Application] { return New(c) },
 }
 
 func newMR(name string, mut ...func(*v1alpha1.Application)) *v1alpha1.Application {

@@ -176,3 +176,44 @@ func TestWritesConnectionSecret(t *testing.T) {
 		})
 	}
 }
+
+func TestInScope(t *testing.T) {
+	deps := func(kinds ...string) []adoption.Dependent {
+		out := make([]adoption.Dependent, 0, len(kinds))
+		for _, k := range kinds {
+			out = append(out, adoption.Dependent{Kind: k, ExternalName: "x"})
+		}
+		return out
+	}
+	cluster := &clusterv1alpha1.SAMLProvider{}
+	namespaced := &nsv1alpha1.SAMLProvider{}
+	namespaced.SetNamespace("team-a")
+	cases := map[string]struct {
+		mg   resource.Managed
+		in   []adoption.Dependent
+		want []adoption.Dependent
+	}{
+		"ClusterKeepsClusterKinds": {
+			mg:   cluster,
+			in:   deps("Application.authentik.identity.crossplane.io", ""),
+			want: deps("Application.authentik.identity.crossplane.io", ""),
+		},
+		"NamespacedGetsNamespacedKinds": {
+			mg:   namespaced,
+			in:   deps("Application.authentik.identity.crossplane.io", "Group.authentik.identity.crossplane.io"),
+			want: deps("Application.authentik.identity.m.crossplane.io", "Group.authentik.identity.m.crossplane.io"),
+		},
+		"NamespacedLeavesOtherGroupsAndNoKind": {
+			mg:   namespaced,
+			in:   deps("Domain.keystone.identity.crossplane.io", ""),
+			want: deps("Domain.keystone.identity.crossplane.io", ""),
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, InScope(tc.mg, tc.in)); diff != "" {
+				t.Errorf("InScope(): -want +got:\n%s", diff)
+			}
+		})
+	}
+}
