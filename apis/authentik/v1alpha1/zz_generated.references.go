@@ -58,3 +58,19 @@ func (mg *Application) ResolveReferences(ctx context.Context, c client.Reader) e
 	}
 	return nil
 }
+
+// ResolveReferences of this Group, among the resources of its own scope and namespace.
+func (mg *Group) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.ResolveMultiple(ctx, reference.MultiResolutionRequest{
+		CurrentValues: fp.Parents, References: fp.ParentRefs, Selector: fp.ParentSelector,
+		To: reference.To{Managed: &Group{}, List: &GroupList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.parents")
+	} else {
+		fp.Parents, fp.ParentRefs = rsp.ResolvedValues, rsp.ResolvedReferences
+	}
+	return nil
+}

@@ -25,33 +25,6 @@ import (
 	client "sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// ResolveReferences of this Group.
-func (mg *Group) ResolveReferences(ctx context.Context, c client.Reader) error {
-	r := reference.NewAPIResolver(c, mg)
-
-	var mrsp reference.MultiResolutionResponse
-	var err error
-
-	mrsp, err = r.ResolveMultiple(ctx, reference.MultiResolutionRequest{
-		CurrentValues: mg.Spec.ForProvider.Parents,
-		Extract:       reference.ExternalName(),
-		Namespace:     mg.GetNamespace(),
-		References:    mg.Spec.ForProvider.ParentRefs,
-		Selector:      mg.Spec.ForProvider.ParentSelector,
-		To: reference.To{
-			List:    &GroupList{},
-			Managed: &Group{},
-		},
-	})
-	if err != nil {
-		return errors.Wrap(err, "mg.Spec.ForProvider.Parents")
-	}
-	mg.Spec.ForProvider.Parents = mrsp.ResolvedValues
-	mg.Spec.ForProvider.ParentRefs = mrsp.ResolvedReferences
-
-	return nil
-}
-
 // ResolveReferences of this User.
 func (mg *User) ResolveReferences(ctx context.Context, c client.Reader) error {
 	r := reference.NewAPIResolver(c, mg)

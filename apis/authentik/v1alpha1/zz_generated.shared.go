@@ -25,6 +25,8 @@ type (
 	ApplicationObservation    = ns.ApplicationObservation
 	ApplicationParameters     = ns.ApplicationParameters
 	Attributes                = ns.Attributes
+	GroupObservation          = ns.GroupObservation
+	GroupParameters           = ns.GroupParameters
 	OAuth2ProviderObservation = ns.OAuth2ProviderObservation
 	OAuth2ProviderParameters  = ns.OAuth2ProviderParameters
 	PropertyMappingSelector   = ns.PropertyMappingSelector

@@ -12,16 +12,14 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 
 	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
-	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/authentiktest"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
 )
 
-var kind = authentiktest.Kind[*v1alpha1.Group, api.Group]{
+var kind = authentiktest.Kind[mr, api.Group]{
 	GroupKind: v1alpha1.GroupGroupKind.String(),
-	NewDriver: func(c shared.Client) adoption.Driver[*v1alpha1.Group, api.Group] { return &external{c: c.API} },
-	Policy:    func(mg *v1alpha1.Group) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
+	NewDriver: func(c shared.Client) adoption.Driver[mr, api.Group] { return &external{c: c.API} },
 }
 
 func newGroup(spec v1alpha1.GroupParameters) *v1alpha1.Group {
