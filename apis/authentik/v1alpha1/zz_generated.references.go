@@ -74,3 +74,19 @@ func (mg *Group) ResolveReferences(ctx context.Context, c client.Reader) error {
 	}
 	return nil
 }
+
+// ResolveReferences of this User, among the resources of its own scope and namespace.
+func (mg *User) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.ResolveMultiple(ctx, reference.MultiResolutionRequest{
+		CurrentValues: fp.Groups, References: fp.GroupRefs, Selector: fp.GroupSelector,
+		To: reference.To{Managed: &Group{}, List: &GroupList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.groups")
+	} else {
+		fp.Groups, fp.GroupRefs = rsp.ResolvedValues, rsp.ResolvedReferences
+	}
+	return nil
+}

@@ -37,4 +37,6 @@ type (
 	RedirectURI               = ns.RedirectURI
 	SAMLProviderObservation   = ns.SAMLProviderObservation
 	SAMLProviderParameters    = ns.SAMLProviderParameters
+	UserObservation           = ns.UserObservation
+	UserParameters            = ns.UserParameters
 )

@@ -64,3 +64,12 @@ func (l *SAMLProviderList) GetItems() []resource.Managed {
 	}
 	return items
 }
+
+// GetItems of this UserList.
+func (l *UserList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}

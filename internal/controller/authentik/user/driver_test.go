@@ -10,7 +10,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
-	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
@@ -19,12 +18,11 @@ import (
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
 )
 
-var kind = authentiktest.Kind[*v1alpha1.User, api.User]{
+var kind = authentiktest.Kind[mr, api.User]{
 	GroupKind: v1alpha1.UserGroupKind.String(),
-	NewDriver: func(c shared.Client) adoption.Driver[*v1alpha1.User, api.User] {
+	NewDriver: func(c shared.Client) adoption.Driver[mr, api.User] {
 		return &external{c: c.API, kube: c.Kube}
 	},
-	Policy: func(mg *v1alpha1.User) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
 }
 
 // The password is sent once after the create, not again while the Secret is unchanged, once
@@ -106,6 +104,6 @@ func TestDriverPatchesOnlyTheChange(t *testing.T) {
 	}
 }
 
-func pwRef2(name string) *xpv2.SecretKeySelector {
-	return &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "ns", Name: name}, Key: "password"}
+func pwRef2(name string) *identityv1alpha1.SecretKeySelector {
+	return &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "ns", Name: name}, Key: "password"}
 }
