@@ -6,6 +6,7 @@ import (
 
 	authentikv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
 	keystonev1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	nsauthentikv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
 	nskeystonev1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	nsidentityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
@@ -18,6 +19,7 @@ var AddToSchemes = runtime.SchemeBuilder{
 	authentikv1alpha1.SchemeBuilder.AddToScheme,
 	nsidentityv1alpha1.SchemeBuilder.AddToScheme,
 	nskeystonev1alpha1.SchemeBuilder.AddToScheme,
+	nsauthentikv1alpha1.SchemeBuilder.AddToScheme,
 }
 
 // AddToScheme adds all the provider's types to a scheme.

@@ -10,6 +10,7 @@
 
 // The cluster-scoped kinds from the namespaced ones they mirror (docs/adr/0005-crossplane-v2-scopes.md).
 //go:generate go run ../hack/gen-cluster-scope -from namespaced/keystone/v1alpha1 -to keystone/v1alpha1 -import github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1 -header ../hack/boilerplate.go.txt
+//go:generate go run ../hack/gen-cluster-scope -from namespaced/authentik/v1alpha1 -to authentik/v1alpha1 -import github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1 -header ../hack/boilerplate.go.txt
 
 // Deepcopy methods and CRDs.
 //go:generate go tool controller-gen object:headerFile=../hack/boilerplate.go.txt paths=./... crd:crdVersions=v1 output:artifacts:config=../package/crds
@@ -25,6 +26,7 @@
 // The namespaced kinds' and their cluster-scoped twins' reference resolvers, from their
 // +identity:reference markers (after angryjet: they use the Managed method set).
 //go:generate go run ../hack/gen-cluster-scope -references -from namespaced/keystone/v1alpha1 -to keystone/v1alpha1 -import github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1 -header ../hack/boilerplate.go.txt
+//go:generate go run ../hack/gen-cluster-scope -references -from namespaced/authentik/v1alpha1 -to authentik/v1alpha1 -import github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1 -header ../hack/boilerplate.go.txt
 
 // The rewrite above leaves the imports out of order: format what was generated.
 //go:generate sh -c "find . -name 'zz_generated*.go' -exec gofmt -w {} +"

@@ -108,7 +108,7 @@ func TestAuthentikOAuth2ClientSecretFromSecret(t *testing.T) {
 	create(t, sec)
 	p := newAKOAuth2("ak-oauth2-wiki", "e2e-oauth2-wiki", func(p *akv1alpha1.OAuth2Provider) {
 		p.Spec.ForProvider.ClientID = ptr("wiki")
-		p.Spec.ForProvider.ClientSecretSecretRef = &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "crossplane-system", Name: sec.Name}, Key: "secret"}
+		p.Spec.ForProvider.ClientSecretSecretRef = &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "crossplane-system", Name: sec.Name}, Key: "secret"}
 		p.Spec.WriteConnectionSecretToReference = &xpv2.SecretReference{Namespace: "crossplane-system", Name: "ak-oauth2-wiki"}
 	})
 	create(t, p)
@@ -265,7 +265,7 @@ func TestAuthentikOAuth2Validation(t *testing.T) {
 	t.Parallel()
 	akReject(t, newAKOAuth2("ak-oauth2-cel-public", "x", func(p *akv1alpha1.OAuth2Provider) {
 		p.Spec.ForProvider.ClientType = ptr("public")
-		p.Spec.ForProvider.ClientSecretSecretRef = &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "crossplane-system", Name: "s"}, Key: "k"}
+		p.Spec.ForProvider.ClientSecretSecretRef = &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "crossplane-system", Name: "s"}, Key: "k"}
 	}), "clientSecretSecretRef is only used by confidential clients")
 	akReject(t, newAKOAuth2("ak-oauth2-cel-mapping", "x", func(p *akv1alpha1.OAuth2Provider) {
 		p.Spec.ForProvider.PropertyMappings = []akv1alpha1.PropertyMappingSelector{{Name: ptr("a"), Managed: ptr("b")}}

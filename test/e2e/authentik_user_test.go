@@ -70,7 +70,7 @@ func TestAuthentikUserLifecycle(t *testing.T) {
 		u.Spec.ForProvider.Type = ptr("internal")
 		u.Spec.ForProvider.GroupRefs = []xpv2.Reference{{Name: grp.Name}}
 		u.Spec.ForProvider.Attributes = jsonAttrs("locale", `"en"`)
-		u.Spec.ForProvider.PasswordSecretRef = &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "crossplane-system", Name: "ak-alice-password"}, Key: "password"}
+		u.Spec.ForProvider.PasswordSecretRef = &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "crossplane-system", Name: "ak-alice-password"}, Key: "password"}
 	})
 	create(t, mg)
 	waitReady(t, mg)
@@ -258,7 +258,7 @@ func TestAuthentikUserRecreatedResource(t *testing.T) {
 	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	akPasswordSecret(t, "ak-recreated-password", "recreated-Passw0rd")
-	ref := &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "crossplane-system", Name: "ak-recreated-password"}, Key: "password"}
+	ref := &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "crossplane-system", Name: "ak-recreated-password"}, Key: "password"}
 	mg := newAKUser("ak-user-recreated", "e2e-ak-recreated-user", func(u *akv1alpha1.User) {
 		u.Spec.DeletionPolicy = xpv2.DeletionOrphan
 		u.Spec.ForProvider.PasswordSecretRef = ref
@@ -319,7 +319,7 @@ func TestAuthentikUserObserveOnly(t *testing.T) {
 
 	mg := newAKUser("ak-user-observed", "e2e-ak-observed-user", func(u *akv1alpha1.User) {
 		u.Spec.ManagementPolicies = xpv2.ManagementPolicies{xpv2.ManagementActionObserve}
-		u.Spec.ForProvider.PasswordSecretRef = &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "crossplane-system", Name: "ak-observed-password"}, Key: "password"}
+		u.Spec.ForProvider.PasswordSecretRef = &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "crossplane-system", Name: "ak-observed-password"}, Key: "password"}
 	})
 	create(t, mg)
 	waitReady(t, mg)
@@ -354,7 +354,7 @@ func TestAuthentikUserSteadyStateRequests(t *testing.T) {
 	mgs := make([]*akv1alpha1.User, n)
 	for i := range mgs {
 		mgs[i] = newAKUser(fmt.Sprintf("ak-user-steady-%d", i), fmt.Sprintf("e2e-ak-steady-user-%d", i), func(u *akv1alpha1.User) {
-			u.Spec.ForProvider.PasswordSecretRef = &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "crossplane-system", Name: "ak-steady-password"}, Key: "password"}
+			u.Spec.ForProvider.PasswordSecretRef = &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "crossplane-system", Name: "ak-steady-password"}, Key: "password"}
 		})
 	}
 	createAll(t, mgs...)
@@ -422,7 +422,7 @@ func TestAuthentikUserMissingPasswordSecret(t *testing.T) {
 	t.Parallel()
 	authentikAPI.noNewViolations(t)
 	mg := newAKUser("ak-user-nopw", "e2e-ak-nopw-user", func(u *akv1alpha1.User) {
-		u.Spec.ForProvider.PasswordSecretRef = &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "crossplane-system", Name: "ak-late-password"}, Key: "password"}
+		u.Spec.ForProvider.PasswordSecretRef = &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "crossplane-system", Name: "ak-late-password"}, Key: "password"}
 	})
 	create(t, mg)
 	eventually(t, 30*time.Second, "Synced=False naming the missing Secret", func() bool {

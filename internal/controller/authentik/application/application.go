@@ -6,12 +6,15 @@ import (
 	"strconv"
 
 	api "goauthentik.io/api/v3"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
-	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
+	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
@@ -31,16 +34,32 @@ const (
 	fieldDescription = "meta_description"
 )
 
-// Setup adds a controller that reconciles Application managed resources.
-func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	return shared.Setup(mgr, o, v1alpha1.ApplicationGroupVersionKind, &v1alpha1.Application{},
-		func(c shared.Client) adoption.Driver[*v1alpha1.Application, api.Application] { return New(c) },
-		func(mg *v1alpha1.Application) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
+// mr is an Application of either scope: the driver is written once against it.
+type mr interface {
+	resource.Managed
+	Parameters() *v1alpha1.ApplicationParameters
+	Observation() *v1alpha1.ApplicationObservation
+	GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy
 }
 
-// SetupGated adds the controller once the Application CRD is installed.
+// scopes are the Application kinds: cluster-scoped (legacy) and namespaced.
+var scopes = []managedkind.Scoped[mr]{
+	{GVK: clusterv1alpha1.ApplicationGroupVersionKind, Obj: &clusterv1alpha1.Application{}},
+	{GVK: v1alpha1.ApplicationGroupVersionKind, Obj: &v1alpha1.Application{}},
+}
+
+// Setup adds the controllers that reconcile Application managed resources of both scopes.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupScopes(mgr, o, scopes, setup)
+}
+
+// SetupGated adds each scope's controller once its Application CRD is installed.
 func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupGated(mgr, o, v1alpha1.ApplicationGroupVersionKind, Setup)
+	return managedkind.SetupScopesGated(mgr, o, scopes, setup)
+}
+
+func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
+	return shared.Setup(mgr, o, gvk, obj, func(c shared.Client) adoption.Driver[mr, api.Application] { return New(c) }, nil)
 }
 
 // External drives authentik applications for the adoption engine. Applications carry their
@@ -53,10 +72,10 @@ type External struct {
 // New returns a driver.
 func New(c shared.Client) *External { return &External{Client: c} }
 
-var _ adoption.Driver[*v1alpha1.Application, api.Application] = &External{}
+var _ adoption.Driver[mr, api.Application] = &External{}
 
 // Get reads the application with the slug.
-func (e *External) Get(ctx context.Context, _ *v1alpha1.Application, slug string) (api.Application, error) {
+func (e *External) Get(ctx context.Context, _ mr, slug string) (api.Application, error) {
 	a, resp, err := e.API.CoreAPI.CoreApplicationsRetrieve(ctx, slug).Execute()
 	if err != nil {
 		return api.Application{}, shared.Wrap(err, resp, errGet, slug)
@@ -65,8 +84,8 @@ func (e *External) Get(ctx context.Context, _ *v1alpha1.Application, slug string
 }
 
 // Find looks the application up by its slug, its natural key and external name alike.
-func (e *External) Find(ctx context.Context, mg *v1alpha1.Application) ([]api.Application, error) {
-	a, err := e.Get(ctx, mg, mg.Spec.ForProvider.Slug)
+func (e *External) Find(ctx context.Context, mg mr) ([]api.Application, error) {
+	a, err := e.Get(ctx, mg, mg.Parameters().Slug)
 	return adoption.FoundByKey(a, err, shared.IsNotFound)
 }
 
@@ -84,14 +103,14 @@ func (e *External) Describe(a api.Application) adoption.Description {
 }
 
 // Observe records the application and compares the fields the spec sets.
-func (e *External) Observe(mg *v1alpha1.Application, a api.Application, p identityv1alpha1.Provenance) adoption.Observation {
-	mg.Status.AtProvider = v1alpha1.ApplicationObservation{
+func (e *External) Observe(mg mr, a api.Application, p identityv1alpha1.Provenance) adoption.Observation {
+	*mg.Observation() = v1alpha1.ApplicationObservation{
 		ID: a.Slug, UUID: a.Pk, Name: a.Name, LaunchURL: a.GetLaunchUrl(), Provenance: p,
 	}
 	if pk, ok := a.GetProviderOk(); ok && pk != nil {
-		mg.Status.AtProvider.ProviderID = strconv.Itoa(int(*pk))
+		mg.Observation().ProviderID = strconv.Itoa(int(*pk))
 	}
-	c, err := Compare(&mg.Spec.ForProvider, a)
+	c, err := Compare(mg.Parameters(), a)
 	if err != nil {
 		return adoption.Observation{Diff: err.Error()}
 	}
@@ -99,11 +118,11 @@ func (e *External) Observe(mg *v1alpha1.Application, a api.Application, p identi
 }
 
 // Create creates the application with the marker below its description.
-func (e *External) Create(ctx context.Context, mg *v1alpha1.Application, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+func (e *External) Create(ctx context.Context, mg mr, m provenance.Marker) (string, managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return "", nil, err
 	}
-	fp := &mg.Spec.ForProvider
+	fp := mg.Parameters()
 	f, err := Desired(fp)
 	if err != nil {
 		return "", nil, err
@@ -122,11 +141,11 @@ func (e *External) Create(ctx context.Context, mg *v1alpha1.Application, m prove
 
 // Update PATCHes the managed fields that differ, and the description when its marker is not
 // this resource's (an adoption): the rest of the description is kept unless the spec sets it.
-func (e *External) Update(ctx context.Context, mg *v1alpha1.Application, a api.Application, m provenance.Marker) (managed.ConnectionDetails, error) {
+func (e *External) Update(ctx context.Context, mg mr, a api.Application, m provenance.Marker) (managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return nil, err
 	}
-	fp := &mg.Spec.ForProvider
+	fp := mg.Parameters()
 	c, err := Compare(fp, a)
 	if err != nil {
 		return nil, err
@@ -149,7 +168,7 @@ func (e *External) Update(ctx context.Context, mg *v1alpha1.Application, a api.A
 }
 
 // Delete deletes the application.
-func (e *External) Delete(ctx context.Context, _ *v1alpha1.Application, a api.Application) error {
+func (e *External) Delete(ctx context.Context, _ mr, a api.Application) error {
 	resp, err := e.API.CoreAPI.CoreApplicationsDestroy(ctx, a.Slug).Execute()
 	if err = shared.Wrap(err, resp, errDelete, a.Slug); shared.IsNotFound(err) {
 		return nil

@@ -6,25 +6,27 @@ import (
 
 	api "goauthentik.io/api/v3"
 
-	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
+	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
 )
 
-// providerKinds maps a provider's meta_model_name to our kind for it and its type name.
+// providerKinds maps a provider's meta_model_name to our (cluster-scoped) kind for it and its
+// type name; shared.InScope names the namespaced kind for a namespaced Application.
 var providerKinds = map[string][2]string{
-	"authentik_providers_oauth2.oauth2provider": {v1alpha1.OAuth2ProviderGroupKind.String(), "authentik OAuth2 provider"},
-	"authentik_providers_saml.samlprovider":     {v1alpha1.SAMLProviderGroupKind.String(), "authentik SAML provider"},
-	"authentik_providers_proxy.proxyprovider":   {v1alpha1.ProxyProviderGroupKind.String(), "authentik proxy provider"},
+	"authentik_providers_oauth2.oauth2provider": {clusterv1alpha1.OAuth2ProviderGroupKind.String(), "authentik OAuth2 provider"},
+	"authentik_providers_saml.samlprovider":     {clusterv1alpha1.SAMLProviderGroupKind.String(), "authentik SAML provider"},
+	"authentik_providers_proxy.proxyprovider":   {clusterv1alpha1.ProxyProviderGroupKind.String(), "authentik proxy provider"},
 }
 
-var _ adoption.Cascader[*v1alpha1.Application, api.Application] = &External{}
+var _ adoption.Cascader[mr, api.Application] = &External{}
 
 // Dependents lists what authentik deletes with the application: its backchannel providers,
 // the policy bindings on it (deleting the last one would open a restricted application to
 // everyone, were it kept) and its entitlements. Its provider is kept, detached, and is no
 // dependent: the provider itself does not change.
-func (e *External) Dependents(ctx context.Context, _ *v1alpha1.Application, a api.Application) ([]adoption.Dependent, error) {
+func (e *External) Dependents(ctx context.Context, mg mr, a api.Application) ([]adoption.Dependent, error) {
 	out := backchannelProviders(a)
 	bs, err := authentik.BindingsOnTarget(ctx, e.API, a.PbmUuid, "application "+strconv.Quote(a.Slug))
 	if err != nil {
@@ -34,7 +36,7 @@ func (e *External) Dependents(ctx context.Context, _ *v1alpha1.Application, a ap
 	if err != nil {
 		return nil, err
 	}
-	return append(append(out, bs...), es...), nil
+	return shared.InScope(mg, append(append(out, bs...), es...)), nil
 }
 
 // backchannelProviders describes the application's backchannel providers. Providers carry no

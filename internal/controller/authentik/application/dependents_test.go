@@ -75,7 +75,7 @@ func TestDeleteWithDependents(t *testing.T) {
 				e.Server.InjectFault(authentikapiserver.Fault{PathPrefix: tc.fault, Status: 503})
 			}
 			before := e.Raw(t, "core/applications", "grafana")
-			err := authentiktest.Delete(e, kind, mg)
+			err := kind.Delete(e, mg)
 			gone := !exists(e, "grafana")
 			var be *adoption.DeletionBlockedError
 			switch {

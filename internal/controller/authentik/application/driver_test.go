@@ -23,10 +23,9 @@ import (
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
-var kind = authentiktest.Kind[*v1alpha1.Application, api.Application]{
+var kind = authentiktest.Kind[mr, api.Application]{
 	GroupKind: v1alpha1.ApplicationGroupKind.String(),
-	NewDriver: func(c shared.Client) adoption.Driver[*v1alpha1.Application, api.Application] { return New(c) },
-	Policy:    func(mg *v1alpha1.Application) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
+	NewDriver: func(c shared.Client) adoption.Driver[mr, api.Application] { return New(c) },
 }
 
 func newMR(name string, mut ...func(*v1alpha1.Application)) *v1alpha1.Application {
@@ -44,7 +43,7 @@ func newMR(name string, mut ...func(*v1alpha1.Application)) *v1alpha1.Applicatio
 
 func reconcile(t *testing.T, e *authentiktest.Env, mg *v1alpha1.Application) authentiktest.Result {
 	t.Helper()
-	r, err := authentiktest.Reconcile(e, kind, mg)
+	r, err := kind.Reconcile(e, mg)
 	if err != nil {
 		t.Fatalf("reconcile %s: %v", mg.Name, err)
 	}
@@ -122,7 +121,7 @@ func TestLifecycle(t *testing.T) {
 		t.Errorf("description after update: %q", desc)
 	}
 
-	ext := authentiktest.External(e, kind)
+	ext := kind.External(e)
 	if _, err := ext.Observe(e.Ctx, mg); err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +144,7 @@ func TestHandMadeFailOnConflict(t *testing.T) {
 	e.Server.ResetCounts()
 
 	mg := newMR("wiki")
-	_, err := authentiktest.Reconcile(e, kind, mg)
+	_, err := kind.Reconcile(e, mg)
 	var ce *adoption.ConflictError
 	if !errors.As(err, &ce) || ce.ForeignInstallation != "" {
 		t.Fatalf("want AdoptionRequired, got %v", err)
@@ -172,7 +171,7 @@ func TestForeignInstallation(t *testing.T) {
 	e.Server.ResetCounts()
 
 	mg := newMR("wiki", func(mg *v1alpha1.Application) { mg.Spec.AdoptionPolicy = identityv1alpha1.AdoptExisting })
-	_, err := authentiktest.Reconcile(e, kind, mg)
+	_, err := kind.Reconcile(e, mg)
 	var ce *adoption.ConflictError
 	if !errors.As(err, &ce) || ce.ForeignInstallation != "other-cluster" {
 		t.Fatalf("want a conflict naming other-cluster, got %v", err)
@@ -235,7 +234,7 @@ func TestRecreatedResource(t *testing.T) {
 
 	// Another resource of this installation with the same slug is a conflict.
 	other := newMR("wiki2", func(mg *v1alpha1.Application) { mg.Spec.ForProvider.Slug = "wiki" })
-	_, err := authentiktest.Reconcile(e, kind, other)
+	_, err := kind.Reconcile(e, other)
 	var ce *adoption.ConflictError
 	if !errors.As(err, &ce) || ce.OtherResource != "Application.authentik.identity.crossplane.io/wiki" {
 		t.Fatalf("want a conflict naming the other resource, got %v", err)
@@ -262,7 +261,7 @@ func TestProviderAlreadyUsed(t *testing.T) {
 	}
 	e.Seed(t, "core/applications", map[string]any{"name": "First", "slug": "first", "provider": p["pk"]})
 	id := strconv.Itoa(int(p["pk"].(float64)))
-	_, err := authentiktest.Reconcile(e, kind, newMR("second", func(mg *v1alpha1.Application) { mg.Spec.ForProvider.OAuth2ProviderID = &id }))
+	_, err := kind.Reconcile(e, newMR("second", func(mg *v1alpha1.Application) { mg.Spec.ForProvider.OAuth2ProviderID = &id }))
 	if err == nil || !strings.Contains(err.Error(), "Application with this provider already exists.") {
 		t.Fatalf("got %v", err)
 	}

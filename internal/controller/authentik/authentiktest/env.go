@@ -116,15 +116,17 @@ func (e *Env) Writes() map[string]int {
 	return out
 }
 
-// A Kind tells the harness how to build a kind's driver and read its adoption policy.
-type Kind[MR resource.LegacyManaged, O any] struct {
+// A Kind tells the harness how to build a kind's driver and read its adoption policy (nil:
+// the resource's own GetAdoptionPolicy). Its methods run the engine over it; being methods,
+// they take a resource of either scope for a driver written against both.
+type Kind[MR resource.Managed, O any] struct {
 	GroupKind string
 	NewDriver func(shared.Client) adoption.Driver[MR, O]
 	Policy    adoption.Policy[MR]
 }
 
 // External returns the adoption engine over a fresh driver, as one reconcile's Connect does.
-func External[MR resource.LegacyManaged, O any](e *Env, k Kind[MR, O]) *adoption.External[MR, O] {
+func (k Kind[MR, O]) External(e *Env) *adoption.External[MR, O] {
 	return adoption.NewExternal(k.NewDriver(e.Client), adoption.Config[MR]{
 		GroupKind:    k.GroupKind,
 		Installation: e.Client.Installation,
@@ -142,8 +144,8 @@ type Result struct {
 
 // Reconcile runs one pass the way the managed reconciler does for the default management
 // policies: Observe, then Create when nothing exists or Update when it is not up to date.
-func Reconcile[MR resource.LegacyManaged, O any](e *Env, k Kind[MR, O], mg MR) (Result, error) {
-	ext := External(e, k)
+func (k Kind[MR, O]) Reconcile(e *Env, mg MR) (Result, error) {
+	ext := k.External(e)
 	obs, err := ext.Observe(e.Ctx, mg)
 	if err != nil {
 		return Result{Observation: obs}, err
@@ -164,8 +166,8 @@ func Reconcile[MR resource.LegacyManaged, O any](e *Env, k Kind[MR, O], mg MR) (
 
 // Delete runs a deletion pass the way the managed reconciler does for a resource being
 // deleted: Observe, then Delete when the object exists. It returns Delete's error.
-func Delete[MR resource.LegacyManaged, O any](e *Env, k Kind[MR, O], mg MR) error {
-	ext := External(e, k)
+func (k Kind[MR, O]) Delete(e *Env, mg MR) error {
+	ext := k.External(e)
 	obs, err := ext.Observe(e.Ctx, mg)
 	if err != nil || !obs.ResourceExists {
 		return err

@@ -5,17 +5,17 @@ import (
 
 	api "goauthentik.io/api/v3"
 
-	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
 )
 
-var _ adoption.Cascader[*v1alpha1.Group, api.Group] = &external{}
+var _ adoption.Cascader[mr, api.Group] = &external{}
 
 // Dependents lists what deleting the group deletes or changes: the policy bindings of the
 // group (deleted), its child groups (they lose this parent and what they inherit from it) and
 // its memberships (taken off its members).
-func (e *external) Dependents(ctx context.Context, _ *v1alpha1.Group, g api.Group) ([]adoption.Dependent, error) {
+func (e *external) Dependents(ctx context.Context, mg mr, g api.Group) ([]adoption.Dependent, error) {
 	var out []adoption.Dependent
 	for _, list := range []func(context.Context, *api.APIClient, string, string) ([]adoption.Dependent, error){
 		authentik.BindingsOfGroup, authentik.ChildGroups, authentik.MembersOfGroup,
@@ -26,5 +26,5 @@ func (e *external) Dependents(ctx context.Context, _ *v1alpha1.Group, g api.Grou
 		}
 		out = append(out, ds...)
 	}
-	return out, nil
+	return shared.InScope(mg, out), nil
 }

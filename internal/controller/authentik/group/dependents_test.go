@@ -55,7 +55,7 @@ func TestDeleteWithDependents(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e := authentiktest.New(t)
 			mg := newGroup(v1alpha1.GroupParameters{Name: "platform"})
-			if _, err := authentiktest.Reconcile(e, kind, mg); err != nil {
+			if _, err := kind.Reconcile(e, mg); err != nil {
 				t.Fatal(err)
 			}
 			pk := meta.GetExternalName(mg)
@@ -65,7 +65,7 @@ func TestDeleteWithDependents(t *testing.T) {
 			if tc.fault != "" {
 				e.Server.InjectFault(authentikapiserver.Fault{PathPrefix: tc.fault, Status: 503})
 			}
-			err := authentiktest.Delete(e, kind, mg)
+			err := kind.Delete(e, mg)
 			_, rerr := e.Server.Raw("core/groups", pk)
 			gone := rerr != nil
 			var be *adoption.DeletionBlockedError

@@ -12,16 +12,14 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 
 	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
-	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/authentiktest"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
 )
 
-var kind = authentiktest.Kind[*v1alpha1.Group, api.Group]{
+var kind = authentiktest.Kind[mr, api.Group]{
 	GroupKind: v1alpha1.GroupGroupKind.String(),
-	NewDriver: func(c shared.Client) adoption.Driver[*v1alpha1.Group, api.Group] { return &external{c: c.API} },
-	Policy:    func(mg *v1alpha1.Group) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
+	NewDriver: func(c shared.Client) adoption.Driver[mr, api.Group] { return &external{c: c.API} },
 }
 
 func newGroup(spec v1alpha1.GroupParameters) *v1alpha1.Group {
@@ -36,10 +34,10 @@ func TestDriverWritesOnlyWhatDiffers(t *testing.T) {
 	e.Seed(t, "rbac/roles", map[string]any{"name": "viewer"})
 	mg := newGroup(v1alpha1.GroupParameters{Name: "platform", Attributes: attrs("team", `"sre"`)})
 
-	if r, err := authentiktest.Reconcile(e, kind, mg); err != nil || !r.Created {
+	if r, err := kind.Reconcile(e, mg); err != nil || !r.Created {
 		t.Fatalf("first reconcile: want a create, got %+v, %v", r, err)
 	}
-	if r, err := authentiktest.Reconcile(e, kind, mg); err != nil || !r.Observation.ResourceUpToDate || r.Updated {
+	if r, err := kind.Reconcile(e, mg); err != nil || !r.Observation.ResourceUpToDate || r.Updated {
 		t.Fatalf("second reconcile: want up to date, got %+v, %v", r, err)
 	}
 	if diff := cmp.Diff(map[string]int{"POST /core/groups/": 1}, e.Writes()); diff != "" {
@@ -48,10 +46,10 @@ func TestDriverWritesOnlyWhatDiffers(t *testing.T) {
 
 	mg.Spec.ForProvider.Roles = []string{"viewer"}
 	e.Server.ResetCounts()
-	if r, err := authentiktest.Reconcile(e, kind, mg); err != nil || !r.Updated {
+	if r, err := kind.Reconcile(e, mg); err != nil || !r.Updated {
 		t.Fatalf("reconcile after adding a role: want an update, got %+v, %v", r, err)
 	}
-	if r, err := authentiktest.Reconcile(e, kind, mg); err != nil || !r.Observation.ResourceUpToDate {
+	if r, err := kind.Reconcile(e, mg); err != nil || !r.Observation.ResourceUpToDate {
 		t.Fatalf("reconcile after the update: want up to date, got %+v, %v", r, err)
 	}
 	want := map[string]int{"GET /core/groups/{group_uuid}/": 2, "GET /rbac/roles/": 1, "PATCH /core/groups/{group_uuid}/": 1}
@@ -66,7 +64,7 @@ func TestDriverWritesOnlyWhatDiffers(t *testing.T) {
 func TestDriverMissingRole(t *testing.T) {
 	e := authentiktest.New(t)
 	mg := newGroup(v1alpha1.GroupParameters{Name: "platform", Roles: []string{"no-such-role"}})
-	_, err := authentiktest.Reconcile(e, kind, mg)
+	_, err := kind.Reconcile(e, mg)
 	if err == nil || !strings.Contains(err.Error(), `authentik role "no-such-role" does not exist`) {
 		t.Fatalf("create with a missing role: want an error naming it, got %v", err)
 	}
@@ -80,7 +78,7 @@ func TestDriverConflictLeavesTheGroupAlone(t *testing.T) {
 	e := authentiktest.New(t)
 	before := e.Seed(t, "core/groups", map[string]any{"name": "platform", "attributes": map[string]any{"owner": "alice"}})
 	mg := newGroup(v1alpha1.GroupParameters{Name: "platform", IsSuperuser: new(true)})
-	_, err := authentiktest.Reconcile(e, kind, mg)
+	_, err := kind.Reconcile(e, mg)
 	var ce *adoption.ConflictError
 	if !errors.As(err, &ce) {
 		t.Fatalf("want a conflict, got %v", err)

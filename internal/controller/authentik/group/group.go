@@ -8,12 +8,15 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	api "goauthentik.io/api/v3"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
-	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
+	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
@@ -36,16 +39,33 @@ const (
 	notAGroupPKFmt = "authentik group %q"
 )
 
-// Setup adds a controller that reconciles Group managed resources.
-func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupKind(mgr, o, v1alpha1.GroupGroupVersionKind, &v1alpha1.Group{}, clients.Authentik, o.Authentik.Client,
-		func(c *api.APIClient) adoption.Driver[*v1alpha1.Group, api.Group] { return &external{c: c} },
-		func(mg *v1alpha1.Group) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
+// mr is a Group of either scope: the driver is written once against it.
+type mr interface {
+	resource.Managed
+	Parameters() *v1alpha1.GroupParameters
+	Observation() *v1alpha1.GroupObservation
+	GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy
 }
 
-// SetupGated adds the controller once the Group CRD is installed.
+// scopes are the Group kinds: cluster-scoped (legacy) and namespaced.
+var scopes = []managedkind.Scoped[mr]{
+	{GVK: clusterv1alpha1.GroupGroupVersionKind, Obj: &clusterv1alpha1.Group{}},
+	{GVK: v1alpha1.GroupGroupVersionKind, Obj: &v1alpha1.Group{}},
+}
+
+// Setup adds the controllers that reconcile Group managed resources of both scopes.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupScopes(mgr, o, scopes, setup)
+}
+
+// SetupGated adds each scope's controller once its Group CRD is installed.
 func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupGated(mgr, o, v1alpha1.GroupGroupVersionKind, Setup)
+	return managedkind.SetupScopesGated(mgr, o, scopes, setup)
+}
+
+func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
+	return managedkind.SetupKind(mgr, o, gvk, obj, clients.Authentik, o.Authentik.Client,
+		func(c *api.APIClient) adoption.Driver[mr, api.Group] { return &external{c: c} }, nil)
 }
 
 // external drives authentik groups for the adoption engine.
@@ -55,7 +75,7 @@ type external struct {
 
 // Get reads a group by pk. Members are not asked for: a large group's users_obj would cost
 // more than everything else of the reconcile, and the spec does not manage them.
-func (e *external) Get(ctx context.Context, _ *v1alpha1.Group, id string) (api.Group, error) {
+func (e *external) Get(ctx context.Context, _ mr, id string) (api.Group, error) {
 	if !isUUID(id) {
 		return api.Group{}, authentik.NotFound(fmt.Sprintf(notAGroupPKFmt, id))
 	}
@@ -68,8 +88,8 @@ func (e *external) Get(ctx context.Context, _ *v1alpha1.Group, id string) (api.G
 
 // Find looks a group up by name. authentik's filter is exact; the names are compared again
 // here so that a server that matched loosely could never bind a different group.
-func (e *external) Find(ctx context.Context, mg *v1alpha1.Group) ([]api.Group, error) {
-	name := mg.Spec.ForProvider.Name
+func (e *external) Find(ctx context.Context, mg mr) ([]api.Group, error) {
+	name := mg.Parameters().Name
 	all, err := authentik.ListAll(ctx, func(page int32) ([]api.Group, int32, error) {
 		l, resp, err := e.c.CoreAPI.CoreGroupsList(ctx).Name(name).IncludeUsers(false).Page(page).PageSize(authentik.PageSize).Execute()
 		if err != nil {
@@ -89,9 +109,9 @@ func (e *external) Describe(g api.Group) adoption.Description {
 	return adoption.Description{ID: g.Pk, Type: typeName, Key: g.Name, Marker: authentik.AttributeMarker(g.Attributes)}
 }
 
-func (e *external) Observe(mg *v1alpha1.Group, g api.Group, p identityv1alpha1.Provenance) adoption.Observation {
-	mg.Status.AtProvider = observation(g, p)
-	fp := &mg.Spec.ForProvider
+func (e *external) Observe(mg mr, g api.Group, p identityv1alpha1.Provenance) adoption.Observation {
+	*mg.Observation() = observation(g, p)
+	fp := mg.Parameters()
 	li := false
 	if fp.IsSuperuser == nil {
 		fp.IsSuperuser, li = new(g.GetIsSuperuser()), true
@@ -106,11 +126,11 @@ func (e *external) Observe(mg *v1alpha1.Group, g api.Group, p identityv1alpha1.P
 	return adoption.Observation{UpToDate: diff == "", Diff: diff, LateInitialized: li}
 }
 
-func (e *external) Create(ctx context.Context, mg *v1alpha1.Group, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (string, managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return "", nil, err
 	}
-	fp := &mg.Spec.ForProvider
+	fp := mg.Parameters()
 	want, err := desired(fp)
 	if err != nil {
 		return "", nil, errors.Wrapf(err, errAttributes, fp.Name)
@@ -135,11 +155,11 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Group, m provenance.
 
 // Update sends only the managed fields that differ from the observed group, and the marker.
 // Roles are looked up by name only when they have to be written.
-func (e *external) Update(ctx context.Context, mg *v1alpha1.Group, g api.Group, m provenance.Marker) (managed.ConnectionDetails, error) {
+func (e *external) Update(ctx context.Context, mg mr, g api.Group, m provenance.Marker) (managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return nil, err
 	}
-	fp := &mg.Spec.ForProvider
+	fp := mg.Parameters()
 	req, rolesChanged, err := patch(fp, g, m)
 	if err != nil {
 		return nil, errors.Wrapf(err, errAttributes, fp.Name)
@@ -157,11 +177,11 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Group, g api.Group, 
 		return nil, errors.Wrapf(authentik.AsError(err, resp), errUpdate, g.Name, g.Pk)
 	}
 	// Status shows the group as written, not as it was before this update.
-	mg.Status.AtProvider = observation(*updated, mg.Status.AtProvider.Provenance)
+	*mg.Observation() = observation(*updated, mg.Observation().Provenance)
 	return nil, nil
 }
 
-func (e *external) Delete(ctx context.Context, _ *v1alpha1.Group, g api.Group) error {
+func (e *external) Delete(ctx context.Context, _ mr, g api.Group) error {
 	resp, err := e.c.CoreAPI.CoreGroupsDestroy(ctx, g.Pk).Execute()
 	if err != nil && !authentik.IsNotFound(resp) {
 		return errors.Wrapf(authentik.AsError(err, resp), errDelete, g.Name, g.Pk)

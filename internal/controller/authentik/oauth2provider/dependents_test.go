@@ -62,7 +62,7 @@ func TestDeleteWithDependents(t *testing.T) {
 			if tc.fault != "" {
 				e.Server.InjectFault(authentikapiserver.Fault{PathPrefix: tc.fault, Status: 503})
 			}
-			err := authentiktest.Delete(e, kind, mg)
+			err := kind.Delete(e, mg)
 			_, rerr := e.Server.Raw("providers/oauth2", id)
 			gone := rerr != nil
 			var be *adoption.DeletionBlockedError

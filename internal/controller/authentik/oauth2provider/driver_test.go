@@ -12,7 +12,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
-	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
@@ -22,10 +21,9 @@ import (
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
-var kind = authentiktest.Kind[*v1alpha1.OAuth2Provider, Observed]{
+var kind = authentiktest.Kind[mr, Observed]{
 	GroupKind: v1alpha1.OAuth2ProviderGroupKind.String(),
-	NewDriver: func(c shared.Client) adoption.Driver[*v1alpha1.OAuth2Provider, Observed] { return New(c) },
-	Policy:    func(mg *v1alpha1.OAuth2Provider) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
+	NewDriver: func(c shared.Client) adoption.Driver[mr, Observed] { return New(c) },
 }
 
 func newMR(name string, mut ...func(*v1alpha1.OAuth2Provider)) *v1alpha1.OAuth2Provider {
@@ -48,7 +46,7 @@ func newMR(name string, mut ...func(*v1alpha1.OAuth2Provider)) *v1alpha1.OAuth2P
 
 func reconcile(t *testing.T, e *authentiktest.Env, mg *v1alpha1.OAuth2Provider) authentiktest.Result {
 	t.Helper()
-	r, err := authentiktest.Reconcile(e, kind, mg)
+	r, err := kind.Reconcile(e, mg)
 	if err != nil {
 		t.Fatalf("reconcile %s: %v", mg.Name, err)
 	}
@@ -124,13 +122,13 @@ func TestLifecycle(t *testing.T) {
 
 	// The hand-made application using the provider holds the deletion back until it is gone.
 	var be *adoption.DeletionBlockedError
-	if err := authentiktest.Delete(e, kind, mg); !errors.As(err, &be) {
+	if err := kind.Delete(e, mg); !errors.As(err, &be) {
 		t.Fatalf("delete while application grafana uses the provider: got %v, want it blocked", err)
 	}
 	if _, err := e.Client.API.CoreAPI.CoreApplicationsDestroy(e.Ctx, "grafana").Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if err := authentiktest.Delete(e, kind, mg); err != nil {
+	if err := kind.Delete(e, mg); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.Server.Raw("providers/oauth2", id); err == nil {
@@ -146,7 +144,7 @@ func TestInSyncProviderIsNeverWritten(t *testing.T) {
 	mg := newMR("grafana", func(mg *v1alpha1.OAuth2Provider) {
 		fp := &mg.Spec.ForProvider
 		fp.ClientID = ptr("grafana")
-		fp.ClientSecretSecretRef = &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "ns", Name: "grafana-oauth"}, Key: "secret"}
+		fp.ClientSecretSecretRef = &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "ns", Name: "grafana-oauth"}, Key: "secret"}
 		fp.GrantTypes = []string{"refresh_token", "authorization_code"}
 		fp.PropertyMappings = []v1alpha1.PropertyMappingSelector{
 			{Managed: ptr("goauthentik.io/providers/oauth2/scope-profile")},
@@ -183,7 +181,7 @@ func TestClientSecretRotation(t *testing.T) {
 	e := authentiktest.New(t)
 	e.Secret(t, "ns", "app", map[string]string{"secret": "one"})
 	mg := newMR("app", func(mg *v1alpha1.OAuth2Provider) {
-		mg.Spec.ForProvider.ClientSecretSecretRef = &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "ns", Name: "app"}, Key: "secret"}
+		mg.Spec.ForProvider.ClientSecretSecretRef = &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "ns", Name: "app"}, Key: "secret"}
 	})
 	reconcile(t, e, mg)
 
@@ -224,7 +222,7 @@ func TestMissingReferences(t *testing.T) {
 		},
 		"Secret": {
 			mut: func(mg *v1alpha1.OAuth2Provider) {
-				mg.Spec.ForProvider.ClientSecretSecretRef = &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "ns", Name: "absent"}, Key: "k"}
+				mg.Spec.ForProvider.ClientSecretSecretRef = &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "ns", Name: "absent"}, Key: "k"}
 			},
 			want: "cannot read the client secret from spec.forProvider.clientSecretSecretRef: cannot read Secret ns/absent",
 		},
@@ -233,7 +231,7 @@ func TestMissingReferences(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e := authentiktest.New(t)
 			mg := newMR("app", tc.mut)
-			_, err := authentiktest.Reconcile(e, kind, mg)
+			_, err := kind.Reconcile(e, mg)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("create: got error %v, want one containing %q", err, tc.want)
 			}
@@ -246,7 +244,7 @@ func TestMissingReferences(t *testing.T) {
 			reconcile(t, e, ok)
 			tc.mut(ok)
 			e.Server.ResetCounts()
-			_, err = authentiktest.Reconcile(e, kind, ok)
+			_, err = kind.Reconcile(e, ok)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("update: got error %v, want one containing %q", err, tc.want)
 			}
@@ -268,7 +266,7 @@ func TestHandMadeProviderFailOnConflict(t *testing.T) {
 
 	mg := newMR("grafana")
 	for range 3 {
-		_, err := authentiktest.Reconcile(e, kind, mg)
+		_, err := kind.Reconcile(e, mg)
 		var ce *adoption.ConflictError
 		if !asConflict(err, &ce) || ce.ForeignInstallation != "" || ce.OtherResource != "" {
 			t.Fatalf("want AdoptionRequired for a hand-made provider, got %v", err)
@@ -341,7 +339,7 @@ func TestForeignInstallation(t *testing.T) {
 	e.Server.ResetCounts()
 
 	mg := newMR("grafana", func(mg *v1alpha1.OAuth2Provider) { mg.Spec.AdoptionPolicy = identityv1alpha1.AdoptExisting })
-	_, err := authentiktest.Reconcile(e, kind, mg)
+	_, err := kind.Reconcile(e, mg)
 	var ce *adoption.ConflictError
 	if !asConflict(err, &ce) || ce.ForeignInstallation != "other-cluster" {
 		t.Fatalf("want a conflict naming other-cluster, got %v", err)
@@ -363,7 +361,7 @@ func TestRecreatedResourceNeedsAdoption(t *testing.T) {
 	id := meta.GetExternalName(first)
 
 	again := newMR("grafana")
-	_, err := authentiktest.Reconcile(e, kind, again)
+	_, err := kind.Reconcile(e, again)
 	var ce *adoption.ConflictError
 	if !asConflict(err, &ce) {
 		t.Fatalf("want AdoptionRequired, got %v", err)
@@ -392,7 +390,7 @@ func TestLostCreateRecovered(t *testing.T) {
 func TestNameTakenByAnotherProviderType(t *testing.T) {
 	e := authentiktest.New(t)
 	e.Seed(t, "providers/saml", map[string]any{"name": "grafana", "acs_url": "https://sp.example.com/acs"})
-	_, err := authentiktest.Reconcile(e, kind, newMR("grafana"))
+	_, err := kind.Reconcile(e, newMR("grafana"))
 	if err == nil || !strings.Contains(err.Error(), "provider names are unique across all types") {
 		t.Fatalf("got %v", err)
 	}
@@ -428,7 +426,7 @@ func TestReplacedProviderIsNotOurs(t *testing.T) {
 	before := e.Raw(t, "providers/oauth2", id)
 	e.Server.ResetCounts()
 
-	_, err := authentiktest.Reconcile(e, kind, mg)
+	_, err := kind.Reconcile(e, mg)
 	var ce *adoption.ConflictError
 	if !asConflict(err, &ce) || ce.Object.ID != id {
 		t.Fatalf("want AdoptionRequired for the same-named provider %s, got %v", id, err)

@@ -6,12 +6,16 @@ import (
 	"strconv"
 
 	api "goauthentik.io/api/v3"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
-	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
+	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
@@ -45,33 +49,49 @@ var DefaultScopeMappings = []string{
 	"goauthentik.io/providers/oauth2/scope-profile",
 }
 
-// Setup adds a controller that reconciles OAuth2Provider managed resources.
-func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	return shared.Setup(mgr, o, v1alpha1.OAuth2ProviderGroupVersionKind, &v1alpha1.OAuth2Provider{},
-		func(c shared.Client) adoption.Driver[*v1alpha1.OAuth2Provider, Observed] { return New(c) },
-		func(mg *v1alpha1.OAuth2Provider) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
+// mr is a OAuth2Provider of either scope: the driver is written once against it.
+type mr interface {
+	resource.Managed
+	Parameters() *v1alpha1.OAuth2ProviderParameters
+	Observation() *v1alpha1.OAuth2ProviderObservation
+	GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy
 }
 
-// SetupGated adds the controller once the OAuth2Provider CRD is installed.
+// scopes are the OAuth2Provider kinds: cluster-scoped (legacy) and namespaced.
+var scopes = []managedkind.Scoped[mr]{
+	{GVK: clusterv1alpha1.OAuth2ProviderGroupVersionKind, Obj: &clusterv1alpha1.OAuth2Provider{}},
+	{GVK: v1alpha1.OAuth2ProviderGroupVersionKind, Obj: &v1alpha1.OAuth2Provider{}},
+}
+
+// Setup adds the controllers that reconcile OAuth2Provider managed resources of both scopes.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupScopes(mgr, o, scopes, setup)
+}
+
+// SetupGated adds each scope's controller once its OAuth2Provider CRD is installed.
 func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupGated(mgr, o, v1alpha1.OAuth2ProviderGroupVersionKind, Setup)
+	return managedkind.SetupScopesGated(mgr, o, scopes, setup)
+}
+
+func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
+	return shared.Setup(mgr, o, gvk, obj, func(c shared.Client) adoption.Driver[mr, Observed] { return New(c) }, nil)
 }
 
 // Observed is an OAuth2 provider as authentik returns it.
 type Observed = shared.Observed[api.OAuth2Provider]
 
 // External drives authentik OAuth2 providers for the adoption engine, for one reconcile.
-type External = shared.ProviderDriver[*v1alpha1.OAuth2Provider, api.OAuth2Provider, api.OAuth2ProviderRequest, api.PatchedOAuth2ProviderRequest]
+type External = shared.ProviderDriver[mr, api.OAuth2Provider, api.OAuth2ProviderRequest, api.PatchedOAuth2ProviderRequest]
 
 // A provider's delete detaches the applications that use it (see shared.ProviderDriver.Dependents).
-var _ adoption.Cascader[*v1alpha1.OAuth2Provider, Observed] = &External{}
+var _ adoption.Cascader[mr, Observed] = &External{}
 
 // New returns a driver for one reconcile.
 func New(c shared.Client) *External { return providerKind.New(c) }
 
 // providerKind binds OAuth2 providers to the driver the provider kinds share: their calls in
 // the generated client and what this kind adds.
-var providerKind = &shared.ProviderKind[*v1alpha1.OAuth2Provider, api.OAuth2Provider, api.OAuth2ProviderRequest, api.PatchedOAuth2ProviderRequest]{
+var providerKind = &shared.ProviderKind[mr, api.OAuth2Provider, api.OAuth2ProviderRequest, api.PatchedOAuth2ProviderRequest]{
 	Calls: shared.NewProviderCalls[api.OAuth2Provider, *api.PaginatedOAuth2ProviderList](
 		(*api.ProvidersAPIService).ProvidersOauth2Retrieve,
 		(*api.ProvidersAPIService).ProvidersOauth2List, api.ApiProvidersOauth2ListRequest.Name,
@@ -81,25 +101,25 @@ var providerKind = &shared.ProviderKind[*v1alpha1.OAuth2Provider, api.OAuth2Prov
 	TypeName:   "authentik OAuth2 provider",
 	Validate:   validate,
 	OtherTypes: "SAML, proxy, LDAP...",
-	Name:       func(mg *v1alpha1.OAuth2Provider) string { return mg.Spec.ForProvider.Name },
-	Desired: func(ctx context.Context, c shared.Client, r *shared.Resolver, mg *v1alpha1.OAuth2Provider) (shared.Want[api.OAuth2Provider], error) {
-		f, err := desired(ctx, c, r, &mg.Spec.ForProvider)
+	Name:       func(mg mr) string { return mg.Parameters().Name },
+	Desired: func(ctx context.Context, c shared.Client, r *shared.Resolver, mg mr) (shared.Want[api.OAuth2Provider], error) {
+		f, err := desired(ctx, c, r, mg)
 		return shared.Want[api.OAuth2Provider]{Fields: f, Compare: compare}, err
 	},
 	Defaults: defaults,
-	Details: func(_ context.Context, c shared.Client, _ *v1alpha1.OAuth2Provider, p api.OAuth2Provider) (managed.ConnectionDetails, error) {
+	Details: func(_ context.Context, c shared.Client, _ mr, p api.OAuth2Provider) (managed.ConnectionDetails, error) {
 		return ConnectionDetails(p, c.BaseURL), nil
 	},
 	Status: status,
 }
 
 // status records the provider in status.atProvider.
-func status(c shared.Client, mg *v1alpha1.OAuth2Provider, pr api.OAuth2Provider, p identityv1alpha1.Provenance) {
+func status(c shared.Client, mg mr, pr api.OAuth2Provider, p identityv1alpha1.Provenance) {
 	grants := []string{}
 	for _, g := range pr.GrantTypes {
 		grants = append(grants, string(g))
 	}
-	mg.Status.AtProvider = v1alpha1.OAuth2ProviderObservation{
+	*mg.Observation() = v1alpha1.OAuth2ProviderObservation{
 		ProviderObservation: v1alpha1.ProviderObservation{ID: strconv.Itoa(int(pr.Pk)), Name: pr.Name, AssignedApplication: pr.GetAssignedApplicationSlug()},
 		ClientID:            pr.GetClientId(),
 		ClientType:          string(pr.GetClientType()),
@@ -129,7 +149,8 @@ func defaults(ctx context.Context, r *shared.Resolver, f shared.Fields) error {
 }
 
 // desired renders the fields the spec sets, in authentik's wire format.
-func desired(ctx context.Context, c shared.Client, res *shared.Resolver, fp *v1alpha1.OAuth2ProviderParameters) (shared.Fields, error) {
+func desired(ctx context.Context, c shared.Client, res *shared.Resolver, mg mr) (shared.Fields, error) {
+	fp := mg.Parameters()
 	r := api.PatchedOAuth2ProviderRequest{Name: &fp.Name}
 	if err := res.Flows(ctx, fp.ProviderFlows, &r.AuthorizationFlow, &r.InvalidationFlow, &r.AuthenticationFlow); err != nil {
 		return nil, err
@@ -145,17 +166,28 @@ func desired(ctx context.Context, c shared.Client, res *shared.Resolver, fp *v1a
 		return nil, err
 	}
 	if ref := fp.ClientSecretSecretRef; ref != nil {
-		v, err := clients.SecretValue(ctx, c.Kube, *ref)
+		s, err := clientSecret(ctx, c, mg, *ref)
 		if err != nil {
-			return nil, errors.Wrap(err, errSecret)
+			return nil, err
 		}
-		if len(v) == 0 || len(v) > 255 {
-			return nil, errors.Errorf(errSecretSize, ref.Namespace, ref.Name, ref.Key)
-		}
-		s := string(v)
 		r.ClientSecret = &s
 	}
 	return Desired(fp, r)
+}
+
+// clientSecret reads the client secret in mg's scope: a namespaced OAuth2Provider reads its
+// own namespace only (see clients.ResourceSecrets).
+func clientSecret(ctx context.Context, c shared.Client, mg mr, ref identityv1alpha1.SecretKeySelector) (string, error) {
+	key := clients.SecretKey(mg, ref.SecretReference)
+	v, err := clients.SecretValue(ctx, clients.ResourceSecrets(c.Kube, mg),
+		xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: key.Namespace, Name: key.Name}, Key: ref.Key})
+	if err != nil {
+		return "", errors.Wrap(err, errSecret)
+	}
+	if len(v) == 0 || len(v) > 255 {
+		return "", errors.Errorf(errSecretSize, key.Namespace, key.Name, ref.Key)
+	}
+	return string(v), nil
 }
 
 // Desired completes r, which holds the resolved references, with the spec's plain fields and

@@ -3,15 +3,14 @@ package oauth2provider
 import (
 	"fmt"
 
-	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
 )
 
 // validate checks, right before a write, what the CRD checks at admission: a resource stored
 // before a rule existed never went through it.
-func validate(mg *v1alpha1.OAuth2Provider) error {
-	fp := mg.Spec.ForProvider
+func validate(mg mr) error {
+	fp := mg.Parameters()
 	fields := []clients.Field{
 		clients.F("spec.forProvider.name", fp.Name, authentik.Name),
 		clients.F("spec.forProvider.authorizationFlow", fp.AuthorizationFlow, authentik.Slug),

@@ -25,7 +25,7 @@ func TestWritesRefuseInvalidRedirectURIs(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e := authentiktest.New(t)
 			bad := newMR("bad-"+strings.ToLower(name), func(mg *v1alpha1.OAuth2Provider) { mg.Spec.ForProvider.RedirectURIs = []v1alpha1.RedirectURI{tc.uri} })
-			if _, err := authentiktest.Reconcile(e, kind, bad); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := kind.Reconcile(e, bad); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("create: got %v; want an error containing %q", err, tc.want)
 			}
 			if diff := cmp.Diff(map[string]int{}, e.Writes()); diff != "" {
@@ -36,7 +36,7 @@ func TestWritesRefuseInvalidRedirectURIs(t *testing.T) {
 			reconcile(t, e, mg)
 			before := e.Writes()
 			mg.Spec.ForProvider.RedirectURIs = []v1alpha1.RedirectURI{tc.uri}
-			if _, err := authentiktest.Reconcile(e, kind, mg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := kind.Reconcile(e, mg); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("update: got %v; want an error containing %q", err, tc.want)
 			}
 			if diff := cmp.Diff(before, e.Writes()); diff != "" {

@@ -7,9 +7,13 @@ import (
 	"strconv"
 
 	api "goauthentik.io/api/v3"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+
+	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
@@ -26,26 +30,42 @@ var ServerAddedScopeMappings = []string{
 	"goauthentik.io/providers/proxy/scope-proxy",
 }
 
-// Setup adds a controller that reconciles ProxyProvider managed resources.
-func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	return shared.Setup(mgr, o, v1alpha1.ProxyProviderGroupVersionKind, &v1alpha1.ProxyProvider{},
-		func(c shared.Client) adoption.Driver[*v1alpha1.ProxyProvider, Observed] { return New(c) },
-		func(mg *v1alpha1.ProxyProvider) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
+// mr is a ProxyProvider of either scope: the driver is written once against it.
+type mr interface {
+	resource.Managed
+	Parameters() *v1alpha1.ProxyProviderParameters
+	Observation() *v1alpha1.ProxyProviderObservation
+	GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy
 }
 
-// SetupGated adds the controller once the ProxyProvider CRD is installed.
+// scopes are the ProxyProvider kinds: cluster-scoped (legacy) and namespaced.
+var scopes = []managedkind.Scoped[mr]{
+	{GVK: clusterv1alpha1.ProxyProviderGroupVersionKind, Obj: &clusterv1alpha1.ProxyProvider{}},
+	{GVK: v1alpha1.ProxyProviderGroupVersionKind, Obj: &v1alpha1.ProxyProvider{}},
+}
+
+// Setup adds the controllers that reconcile ProxyProvider managed resources of both scopes.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupScopes(mgr, o, scopes, setup)
+}
+
+// SetupGated adds each scope's controller once its ProxyProvider CRD is installed.
 func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupGated(mgr, o, v1alpha1.ProxyProviderGroupVersionKind, Setup)
+	return managedkind.SetupScopesGated(mgr, o, scopes, setup)
+}
+
+func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
+	return shared.Setup(mgr, o, gvk, obj, func(c shared.Client) adoption.Driver[mr, Observed] { return New(c) }, nil)
 }
 
 // Observed is a proxy provider as authentik returns it.
 type Observed = shared.Observed[api.ProxyProvider]
 
 // External drives authentik proxy providers for the adoption engine, for one reconcile.
-type External = shared.ProviderDriver[*v1alpha1.ProxyProvider, api.ProxyProvider, api.ProxyProviderRequest, api.PatchedProxyProviderRequest]
+type External = shared.ProviderDriver[mr, api.ProxyProvider, api.ProxyProviderRequest, api.PatchedProxyProviderRequest]
 
 // A provider's delete detaches the applications that use it (see shared.ProviderDriver.Dependents).
-var _ adoption.Cascader[*v1alpha1.ProxyProvider, Observed] = &External{}
+var _ adoption.Cascader[mr, Observed] = &External{}
 
 // New returns a driver for one reconcile.
 func New(c shared.Client) *External { return providerKind.New(c) }
@@ -53,7 +73,7 @@ func New(c shared.Client) *External { return providerKind.New(c) }
 // providerKind binds proxy providers to the driver the provider kinds share: their calls in
 // the generated client and what this kind adds. authentik filters proxy providers by name only
 // case-insensitively (NameIexact); the driver compares the name exactly.
-var providerKind = &shared.ProviderKind[*v1alpha1.ProxyProvider, api.ProxyProvider, api.ProxyProviderRequest, api.PatchedProxyProviderRequest]{
+var providerKind = &shared.ProviderKind[mr, api.ProxyProvider, api.ProxyProviderRequest, api.PatchedProxyProviderRequest]{
 	Calls: shared.NewProviderCalls[api.ProxyProvider, *api.PaginatedProxyProviderList](
 		(*api.ProvidersAPIService).ProvidersProxyRetrieve,
 		(*api.ProvidersAPIService).ProvidersProxyList, api.ApiProvidersProxyListRequest.NameIexact,
@@ -63,14 +83,14 @@ var providerKind = &shared.ProviderKind[*v1alpha1.ProxyProvider, api.ProxyProvid
 	TypeName:   "authentik proxy provider",
 	Validate:   validate,
 	OtherTypes: "OAuth2, SAML, LDAP...",
-	Name:       func(mg *v1alpha1.ProxyProvider) string { return mg.Spec.ForProvider.Name },
+	Name:       func(mg mr) string { return mg.Parameters().Name },
 	Desired:    desired,
 	Status:     status,
 }
 
 // status records the provider in status.atProvider.
-func status(_ shared.Client, mg *v1alpha1.ProxyProvider, pr api.ProxyProvider, p identityv1alpha1.Provenance) {
-	mg.Status.AtProvider = v1alpha1.ProxyProviderObservation{
+func status(_ shared.Client, mg mr, pr api.ProxyProvider, p identityv1alpha1.Provenance) {
+	*mg.Observation() = v1alpha1.ProxyProviderObservation{
 		ProviderObservation: v1alpha1.ProviderObservation{ID: strconv.Itoa(int(pr.Pk)), Name: pr.Name, AssignedApplication: pr.GetAssignedApplicationSlug()},
 		ClientID:            pr.ClientId,
 		Mode:                string(pr.GetMode()),
@@ -81,8 +101,8 @@ func status(_ shared.Client, mg *v1alpha1.ProxyProvider, pr api.ProxyProvider, p
 
 // desired resolves the spec and, when it manages property mappings, the mappings authentik
 // adds by itself, which the comparison then ignores unless the spec asks for them.
-func desired(ctx context.Context, _ shared.Client, res *shared.Resolver, mg *v1alpha1.ProxyProvider) (shared.Want[api.ProxyProvider], error) {
-	fp := &mg.Spec.ForProvider
+func desired(ctx context.Context, _ shared.Client, res *shared.Resolver, mg mr) (shared.Want[api.ProxyProvider], error) {
+	fp := mg.Parameters()
 	r := api.PatchedProxyProviderRequest{}
 	if err := res.Flows(ctx, fp.ProviderFlows, &r.AuthorizationFlow, &r.InvalidationFlow, &r.AuthenticationFlow); err != nil {
 		return shared.Want[api.ProxyProvider]{}, err

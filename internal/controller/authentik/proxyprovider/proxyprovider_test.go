@@ -14,18 +14,19 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 
 	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
+	nsv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/authentiktest"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
 func ptr[T any](v T) *T { return &v }
 
-var kind = authentiktest.Kind[*v1alpha1.ProxyProvider, Observed]{
+var kind = authentiktest.Kind[mr, Observed]{
 	GroupKind: v1alpha1.ProxyProviderGroupKind.String(),
-	NewDriver: func(c shared.Client) adoption.Driver[*v1alpha1.ProxyProvider, Observed] { return New(c) },
-	Policy:    func(mg *v1alpha1.ProxyProvider) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
+	NewDriver: func(c shared.Client) adoption.Driver[mr, Observed] { return New(c) },
 }
 
 func newMR(name string, mut ...func(*v1alpha1.ProxyProvider)) *v1alpha1.ProxyProvider {
@@ -49,7 +50,7 @@ func newMR(name string, mut ...func(*v1alpha1.ProxyProvider)) *v1alpha1.ProxyPro
 
 func reconcile(t *testing.T, e *authentiktest.Env, mg *v1alpha1.ProxyProvider) authentiktest.Result {
 	t.Helper()
-	r, err := authentiktest.Reconcile(e, kind, mg)
+	r, err := kind.Reconcile(e, mg)
 	if err != nil {
 		t.Fatalf("reconcile %s: %v", mg.Name, err)
 	}
@@ -179,7 +180,7 @@ func TestLifecycle(t *testing.T) {
 		t.Errorf("not up to date after update: %s", r.Observation.Diff)
 	}
 
-	ext := authentiktest.External(e, kind)
+	ext := kind.External(e)
 	if _, err := ext.Observe(e.Ctx, mg); err != nil {
 		t.Fatal(err)
 	}
@@ -214,12 +215,41 @@ func TestHandMadeFailOnConflict(t *testing.T) {
 	id := strconv.Itoa(int(p["pk"].(float64)))
 	before := e.Raw(t, "providers/proxy", id)
 	e.Server.ResetCounts()
-	_, err := authentiktest.Reconcile(e, kind, newMR("app"))
+	_, err := kind.Reconcile(e, newMR("app"))
 	var ce *adoption.ConflictError
 	if !errors.As(err, &ce) {
 		t.Fatalf("want AdoptionRequired, got %v", err)
 	}
 	if len(e.Writes()) != 0 || !bytes.Equal(before, e.Raw(t, "providers/proxy", id)) {
 		t.Errorf("hand-made proxy provider touched: writes %v", e.Writes())
+	}
+}
+
+// A namespaced ProxyProvider is driven by the same driver: it is created, then in sync, and the
+// marker the engine keeps on the resource (providers carry none) names its namespace.
+func TestNamespaced(t *testing.T) {
+	e := authentiktest.New(t)
+	nsKind := kind
+	nsKind.GroupKind = nsv1alpha1.ProxyProviderGroupKind.String()
+	mg := &nsv1alpha1.ProxyProvider{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "app"},
+		Spec:       nsv1alpha1.ProxyProviderSpec{ForProvider: newMR("app").Spec.ForProvider},
+	}
+	if r, err := nsKind.Reconcile(e, mg); err != nil || !r.Created {
+		t.Fatalf("first reconcile: created %v, %v", r.Created, err)
+	}
+	id := meta.GetExternalName(mg)
+	if got := raw(t, e, id); got["name"] != "app" {
+		t.Errorf("created provider: %v", got)
+	}
+	if r, err := nsKind.Reconcile(e, mg); err != nil || !r.Observation.ResourceUpToDate {
+		t.Fatalf("second reconcile: %+v, %v", r.Observation, err)
+	}
+	if mg.Status.AtProvider.ID != id || mg.Status.AtProvider.Provenance != identityv1alpha1.Owned {
+		t.Errorf("atProvider: %+v", mg.Status.AtProvider)
+	}
+	m, err := provenance.Parse(mg.GetAnnotations()[adoption.AnnotationMarker])
+	if want := "ProxyProvider.authentik.identity.m.crossplane.io/team-a/app"; err != nil || m.Resource != want {
+		t.Errorf("marker %+v (%v), want resource %s", m, err, want)
 	}
 }

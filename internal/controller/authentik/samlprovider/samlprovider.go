@@ -6,11 +6,14 @@ import (
 	"strconv"
 
 	api "goauthentik.io/api/v3"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
-	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
+	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
@@ -29,16 +32,32 @@ const (
 	ConnMetadataURL = "metadata_url"
 )
 
-// Setup adds a controller that reconciles SAMLProvider managed resources.
-func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	return shared.Setup(mgr, o, v1alpha1.SAMLProviderGroupVersionKind, &v1alpha1.SAMLProvider{},
-		func(c shared.Client) adoption.Driver[*v1alpha1.SAMLProvider, Observed] { return New(c) },
-		func(mg *v1alpha1.SAMLProvider) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
+// mr is a SAMLProvider of either scope: the driver is written once against it.
+type mr interface {
+	resource.Managed
+	Parameters() *v1alpha1.SAMLProviderParameters
+	Observation() *v1alpha1.SAMLProviderObservation
+	GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy
 }
 
-// SetupGated adds the controller once the SAMLProvider CRD is installed.
+// scopes are the SAMLProvider kinds: cluster-scoped (legacy) and namespaced.
+var scopes = []managedkind.Scoped[mr]{
+	{GVK: clusterv1alpha1.SAMLProviderGroupVersionKind, Obj: &clusterv1alpha1.SAMLProvider{}},
+	{GVK: v1alpha1.SAMLProviderGroupVersionKind, Obj: &v1alpha1.SAMLProvider{}},
+}
+
+// Setup adds the controllers that reconcile SAMLProvider managed resources of both scopes.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupScopes(mgr, o, scopes, setup)
+}
+
+// SetupGated adds each scope's controller once its SAMLProvider CRD is installed.
 func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupGated(mgr, o, v1alpha1.SAMLProviderGroupVersionKind, Setup)
+	return managedkind.SetupScopesGated(mgr, o, scopes, setup)
+}
+
+func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
+	return shared.Setup(mgr, o, gvk, obj, func(c shared.Client) adoption.Driver[mr, Observed] { return New(c) }, nil)
 }
 
 // Observed is a SAML provider as authentik returns it, with its IdP metadata in the connection
@@ -46,17 +65,17 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 type Observed = shared.Observed[api.SAMLProvider]
 
 // External drives authentik SAML providers for the adoption engine, for one reconcile.
-type External = shared.ProviderDriver[*v1alpha1.SAMLProvider, api.SAMLProvider, api.SAMLProviderRequest, api.PatchedSAMLProviderRequest]
+type External = shared.ProviderDriver[mr, api.SAMLProvider, api.SAMLProviderRequest, api.PatchedSAMLProviderRequest]
 
 // A provider's delete detaches the applications that use it (see shared.ProviderDriver.Dependents).
-var _ adoption.Cascader[*v1alpha1.SAMLProvider, Observed] = &External{}
+var _ adoption.Cascader[mr, Observed] = &External{}
 
 // New returns a driver for one reconcile.
 func New(c shared.Client) *External { return providerKind.New(c) }
 
 // providerKind binds SAML providers to the driver the provider kinds share: their calls in
 // the generated client and what this kind adds.
-var providerKind = &shared.ProviderKind[*v1alpha1.SAMLProvider, api.SAMLProvider, api.SAMLProviderRequest, api.PatchedSAMLProviderRequest]{
+var providerKind = &shared.ProviderKind[mr, api.SAMLProvider, api.SAMLProviderRequest, api.PatchedSAMLProviderRequest]{
 	Calls: shared.NewProviderCalls[api.SAMLProvider, *api.PaginatedSAMLProviderList](
 		(*api.ProvidersAPIService).ProvidersSamlRetrieve,
 		(*api.ProvidersAPIService).ProvidersSamlList, api.ApiProvidersSamlListRequest.Name,
@@ -66,9 +85,9 @@ var providerKind = &shared.ProviderKind[*v1alpha1.SAMLProvider, api.SAMLProvider
 	TypeName:   "authentik SAML provider",
 	Validate:   validate,
 	OtherTypes: "OAuth2, proxy, LDAP...",
-	Name:       func(mg *v1alpha1.SAMLProvider) string { return mg.Spec.ForProvider.Name },
-	Desired: func(ctx context.Context, _ shared.Client, r *shared.Resolver, mg *v1alpha1.SAMLProvider) (shared.Want[api.SAMLProvider], error) {
-		f, err := desired(ctx, r, &mg.Spec.ForProvider)
+	Name:       func(mg mr) string { return mg.Parameters().Name },
+	Desired: func(ctx context.Context, _ shared.Client, r *shared.Resolver, mg mr) (shared.Want[api.SAMLProvider], error) {
+		f, err := desired(ctx, r, mg.Parameters())
 		return shared.Want[api.SAMLProvider]{Fields: f, Compare: compare}, err
 	},
 	Details: details,
@@ -77,8 +96,8 @@ var providerKind = &shared.ProviderKind[*v1alpha1.SAMLProvider, api.SAMLProvider
 
 // details reads the IdP metadata when it will be published: authentik serves it only once an
 // application uses the provider.
-func details(ctx context.Context, c shared.Client, mg *v1alpha1.SAMLProvider, p api.SAMLProvider) (managed.ConnectionDetails, error) {
-	if mg.GetWriteConnectionSecretToReference() == nil || p.GetAssignedApplicationSlug() == "" {
+func details(ctx context.Context, c shared.Client, mg mr, p api.SAMLProvider) (managed.ConnectionDetails, error) {
+	if !shared.WritesConnectionSecret(mg) || p.GetAssignedApplicationSlug() == "" {
 		return ConnectionDetails(p, ""), nil
 	}
 	md, resp, err := c.API.ProvidersAPI.ProvidersSamlMetadataRetrieve(ctx, p.Pk).Execute()
@@ -93,8 +112,8 @@ func details(ctx context.Context, c shared.Client, mg *v1alpha1.SAMLProvider, p 
 }
 
 // status records the provider in status.atProvider.
-func status(_ shared.Client, mg *v1alpha1.SAMLProvider, pr api.SAMLProvider, p identityv1alpha1.Provenance) {
-	mg.Status.AtProvider = v1alpha1.SAMLProviderObservation{
+func status(_ shared.Client, mg mr, pr api.SAMLProvider, p identityv1alpha1.Provenance) {
+	*mg.Observation() = v1alpha1.SAMLProviderObservation{
 		ProviderObservation: v1alpha1.ProviderObservation{ID: strconv.Itoa(int(pr.Pk)), Name: pr.Name, AssignedApplication: pr.GetAssignedApplicationSlug()},
 		EntityID:            known(pr.UrlIssuer),
 		MetadataURL:         pr.UrlDownloadMetadata,

@@ -16,18 +16,18 @@ import (
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
-	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	nsv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/authentiktest"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
 func ptr[T any](v T) *T { return &v }
 
-var kind = authentiktest.Kind[*v1alpha1.SAMLProvider, Observed]{
+var kind = authentiktest.Kind[mr, Observed]{
 	GroupKind: v1alpha1.SAMLProviderGroupKind.String(),
-	NewDriver: func(c shared.Client) adoption.Driver[*v1alpha1.SAMLProvider, Observed] { return New(c) },
-	Policy:    func(mg *v1alpha1.SAMLProvider) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
+	NewDriver: func(c shared.Client) adoption.Driver[mr, Observed] { return New(c) },
 }
 
 func newMR(name string, mut ...func(*v1alpha1.SAMLProvider)) *v1alpha1.SAMLProvider {
@@ -50,7 +50,7 @@ func newMR(name string, mut ...func(*v1alpha1.SAMLProvider)) *v1alpha1.SAMLProvi
 
 func reconcile(t *testing.T, e *authentiktest.Env, mg *v1alpha1.SAMLProvider) authentiktest.Result {
 	t.Helper()
-	r, err := authentiktest.Reconcile(e, kind, mg)
+	r, err := kind.Reconcile(e, mg)
 	if err != nil {
 		t.Fatalf("reconcile %s: %v", mg.Name, err)
 	}
@@ -214,13 +214,13 @@ func TestLifecycle(t *testing.T) {
 
 	// The hand-made application using the provider holds the deletion back until it is gone.
 	var be *adoption.DeletionBlockedError
-	if err := authentiktest.Delete(e, kind, mg); !errors.As(err, &be) {
+	if err := kind.Delete(e, mg); !errors.As(err, &be) {
 		t.Fatalf("delete while application wiki uses the provider: got %v, want it blocked", err)
 	}
 	if _, err := e.Client.API.CoreAPI.CoreApplicationsDestroy(e.Ctx, "wiki").Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if err := authentiktest.Delete(e, kind, mg); err != nil {
+	if err := kind.Delete(e, mg); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.Server.Raw("providers/saml", id); err == nil {
@@ -237,7 +237,7 @@ func TestHandMadeFailOnConflict(t *testing.T) {
 	id := strconv.Itoa(int(p["pk"].(float64)))
 	before := e.Raw(t, "providers/saml", id)
 	e.Server.ResetCounts()
-	_, err := authentiktest.Reconcile(e, kind, newMR("wiki"))
+	_, err := kind.Reconcile(e, newMR("wiki"))
 	var ce *adoption.ConflictError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "authentik SAML provider") {
 		t.Fatalf("want AdoptionRequired, got %v", err)
@@ -249,11 +249,45 @@ func TestHandMadeFailOnConflict(t *testing.T) {
 
 func TestMissingMapping(t *testing.T) {
 	e := authentiktest.New(t)
-	_, err := authentiktest.Reconcile(e, kind, newMR("wiki", func(mg *v1alpha1.SAMLProvider) {
+	_, err := kind.Reconcile(e, newMR("wiki", func(mg *v1alpha1.SAMLProvider) {
 		mg.Spec.ForProvider.NameIDMapping = &v1alpha1.PropertyMappingSelector{Managed: ptr("goauthentik.io/providers/saml/nope")}
 	}))
 	want := `SAML property mapping with managed identifier "goauthentik.io/providers/saml/nope", named in spec.forProvider.nameIdMapping, does not exist`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// A namespaced SAMLProvider is driven by the same driver: it publishes the IdP metadata when it
+// names a connection Secret (of its own namespace, a LocalSecretReference), and the marker the
+// engine keeps on it names its namespace.
+func TestNamespaced(t *testing.T) {
+	e := authentiktest.New(t)
+	nsKind := kind
+	nsKind.GroupKind = nsv1alpha1.SAMLProviderGroupKind.String()
+	mg := &nsv1alpha1.SAMLProvider{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "wiki"},
+		Spec:       nsv1alpha1.SAMLProviderSpec{ForProvider: newMR("wiki").Spec.ForProvider},
+	}
+	mg.Spec.ForProvider.SigningKey = ptr("authentik Self-signed Certificate")
+	mg.Spec.WriteConnectionSecretToReference = &xpv2.LocalSecretReference{Name: "wiki-saml"}
+	if r, err := nsKind.Reconcile(e, mg); err != nil || !r.Created {
+		t.Fatalf("first reconcile: created %v, %v", r.Created, err)
+	}
+	id := meta.GetExternalName(mg)
+	e.Seed(t, "core/applications", map[string]any{"name": "Wiki", "slug": "wiki", "provider": id})
+	r, err := nsKind.Reconcile(e, mg)
+	if err != nil || !r.Observation.ResourceUpToDate {
+		t.Fatalf("second reconcile: %+v, %v", r.Observation, err)
+	}
+	if md := string(r.Connection[ConnMetadata]); !strings.Contains(md, "EntityDescriptor") {
+		t.Errorf("metadata connection detail of a namespaced provider: %q", md)
+	}
+	if mg.Status.AtProvider.ID != id || mg.Status.AtProvider.AssignedApplication != "wiki" {
+		t.Errorf("atProvider: %+v", mg.Status.AtProvider)
+	}
+	m, err := provenance.Parse(mg.GetAnnotations()[adoption.AnnotationMarker])
+	if want := "SAMLProvider.authentik.identity.m.crossplane.io/team-a/wiki"; err != nil || m.Resource != want {
+		t.Errorf("marker %+v (%v), want resource %s", m, err, want)
 	}
 }

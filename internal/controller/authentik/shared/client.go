@@ -52,7 +52,7 @@ func clientFor(o managedkind.Options) func(context.Context, client.Reader, *iden
 }
 
 // Setup adds the controller of an authentik kind whose driver works over a Client.
-func Setup[MR resource.LegacyManaged, O any](mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj MR,
+func Setup[MR resource.Managed, O any](mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj MR,
 	newDriver func(Client) adoption.Driver[MR, O], policy adoption.Policy[MR]) error {
 	return managedkind.SetupKind(mgr, o, gvk, obj, clients.Authentik, clientFor(o), newDriver, policy)
 }

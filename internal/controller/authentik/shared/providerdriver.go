@@ -27,7 +27,7 @@ const (
 // A ProviderKind is what one provider kind (OAuth2Provider, SAMLProvider, ProxyProvider) adds
 // to the driver they share: the generated client's calls for its provider type P and how its
 // spec and status map to authentik's fields.
-type ProviderKind[MG resource.LegacyManaged, P, Req, Patch any] struct {
+type ProviderKind[MG resource.Managed, P, Req, Patch any] struct {
 	Calls ProviderCalls[P, Req, Patch]
 	// TypeName names the provider type in errors and to the engine, e.g. "authentik OAuth2
 	// provider".
@@ -77,7 +77,7 @@ func (k *ProviderKind[MG, P, Req, Patch]) New(c Client) *ProviderDriver[MG, P, R
 // A ProviderDriver drives one type of authentik provider for the adoption engine. It lives for
 // one reconcile: it resolves the spec's flow slugs, certificate and mapping names and secrets
 // once, while reading the provider, so that Observe compares without calling authentik.
-type ProviderDriver[MG resource.LegacyManaged, P, Req, Patch any] struct {
+type ProviderDriver[MG resource.Managed, P, Req, Patch any] struct {
 	Client
 	kind *ProviderKind[MG, P, Req, Patch]
 	res  *Resolver

@@ -9,6 +9,11 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	api "goauthentik.io/api/v3"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
+	nsv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
@@ -138,6 +143,76 @@ func TestSetNullable(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.want, field{Set: into.IsSet(), Value: into.Get()}); diff != "" {
 				t.Errorf("field: -want +got:\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestWritesConnectionSecret(t *testing.T) {
+	cluster := func(ref *xpv2.SecretReference) resource.Managed {
+		mg := &clusterv1alpha1.SAMLProvider{}
+		mg.Spec.WriteConnectionSecretToReference = ref
+		return mg
+	}
+	namespaced := func(ref *xpv2.LocalSecretReference) resource.Managed {
+		mg := &nsv1alpha1.SAMLProvider{}
+		mg.Spec.WriteConnectionSecretToReference = ref
+		return mg
+	}
+	cases := map[string]struct {
+		mg   resource.Managed
+		want bool
+	}{
+		"ClusterWithSecret":       {mg: cluster(&xpv2.SecretReference{Namespace: "ns", Name: "s"}), want: true},
+		"ClusterWithoutSecret":    {mg: cluster(nil)},
+		"NamespacedWithSecret":    {mg: namespaced(&xpv2.LocalSecretReference{Name: "s"}), want: true},
+		"NamespacedWithoutSecret": {mg: namespaced(nil)},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := WritesConnectionSecret(tc.mg); got != tc.want {
+				t.Errorf("WritesConnectionSecret() = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestInScope(t *testing.T) {
+	deps := func(kinds ...string) []adoption.Dependent {
+		out := make([]adoption.Dependent, 0, len(kinds))
+		for _, k := range kinds {
+			out = append(out, adoption.Dependent{Kind: k, ExternalName: "x"})
+		}
+		return out
+	}
+	cluster := &clusterv1alpha1.SAMLProvider{}
+	namespaced := &nsv1alpha1.SAMLProvider{}
+	namespaced.SetNamespace("team-a")
+	cases := map[string]struct {
+		mg   resource.Managed
+		in   []adoption.Dependent
+		want []adoption.Dependent
+	}{
+		"ClusterKeepsClusterKinds": {
+			mg:   cluster,
+			in:   deps("Application.authentik.identity.crossplane.io", ""),
+			want: deps("Application.authentik.identity.crossplane.io", ""),
+		},
+		"NamespacedGetsNamespacedKinds": {
+			mg:   namespaced,
+			in:   deps("Application.authentik.identity.crossplane.io", "Group.authentik.identity.crossplane.io"),
+			want: deps("Application.authentik.identity.m.crossplane.io", "Group.authentik.identity.m.crossplane.io"),
+		},
+		"NamespacedLeavesOtherGroupsAndNoKind": {
+			mg:   namespaced,
+			in:   deps("Domain.keystone.identity.crossplane.io", ""),
+			want: deps("Domain.keystone.identity.crossplane.io", ""),
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, InScope(tc.mg, tc.in)); diff != "" {
+				t.Errorf("InScope(): -want +got:\n%s", diff)
 			}
 		})
 	}

@@ -60,7 +60,7 @@ func TestDeleteWithDependents(t *testing.T) {
 			}
 			mg := &v1alpha1.User{ObjectMeta: metav1.ObjectMeta{Name: "dave"}, Spec: v1alpha1.UserSpec{ForProvider: v1alpha1.UserParameters{
 				Username: "dave", Groups: []string{g["pk"].(string)}}}}
-			if _, err := authentiktest.Reconcile(e, kind, mg); err != nil {
+			if _, err := kind.Reconcile(e, mg); err != nil {
 				t.Fatal(err)
 			}
 			pk := meta.GetExternalName(mg)
@@ -70,7 +70,7 @@ func TestDeleteWithDependents(t *testing.T) {
 			if tc.fault != "" {
 				e.Server.InjectFault(authentikapiserver.Fault{PathPrefix: tc.fault, Status: 503})
 			}
-			err := authentiktest.Delete(e, kind, mg)
+			err := kind.Delete(e, mg)
 			_, rerr := e.Server.Raw("core/users", pk)
 			gone := rerr != nil
 			var be *adoption.DeletionBlockedError

@@ -10,7 +10,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
-	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
@@ -19,12 +18,11 @@ import (
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
 )
 
-var kind = authentiktest.Kind[*v1alpha1.User, api.User]{
+var kind = authentiktest.Kind[mr, api.User]{
 	GroupKind: v1alpha1.UserGroupKind.String(),
-	NewDriver: func(c shared.Client) adoption.Driver[*v1alpha1.User, api.User] {
+	NewDriver: func(c shared.Client) adoption.Driver[mr, api.User] {
 		return &external{c: c.API, kube: c.Kube}
 	},
-	Policy: func(mg *v1alpha1.User) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
 }
 
 // The password is sent once after the create, not again while the Secret is unchanged, once
@@ -36,21 +34,21 @@ func TestDriverPassword(t *testing.T) {
 		Username: "alice", Name: new("Alice"), PasswordSecretRef: pwRef2("alice-pw"),
 	}}}
 
-	if r, err := authentiktest.Reconcile(e, kind, mg); err != nil || !r.Created {
+	if r, err := kind.Reconcile(e, mg); err != nil || !r.Created {
 		t.Fatalf("first reconcile: want a create, got %+v, %v", r, err)
 	}
 	pk, _ := strconv.ParseInt(meta.GetExternalName(mg), 10, 64)
 	if _, set := e.Server.Password(pk); set {
 		t.Fatalf("the password was sent with the create; want it on the next reconcile")
 	}
-	if r, err := authentiktest.Reconcile(e, kind, mg); err != nil || !r.Updated {
+	if r, err := kind.Reconcile(e, mg); err != nil || !r.Updated {
 		t.Fatalf("second reconcile: want the password set, got %+v, %v", r, err)
 	}
 	if pw, _ := e.Server.Password(pk); pw != "first-Passw0rd" {
 		t.Fatalf("password after the second reconcile: got %q", pw)
 	}
 	for range 2 {
-		if r, err := authentiktest.Reconcile(e, kind, mg); err != nil || !r.Observation.ResourceUpToDate {
+		if r, err := kind.Reconcile(e, mg); err != nil || !r.Observation.ResourceUpToDate {
 			t.Fatalf("reconcile with the Secret unchanged: want up to date, got %+v, %v", r, err)
 		}
 	}
@@ -64,10 +62,10 @@ func TestDriverPassword(t *testing.T) {
 
 	e.UpdateSecret(t, "ns", "alice-pw", map[string]string{"password": "second-Passw0rd"})
 	e.Server.ResetCounts()
-	if r, err := authentiktest.Reconcile(e, kind, mg); err != nil || !r.Updated {
+	if r, err := kind.Reconcile(e, mg); err != nil || !r.Updated {
 		t.Fatalf("reconcile after the Secret changed: want an update, got %+v, %v", r, err)
 	}
-	if r, err := authentiktest.Reconcile(e, kind, mg); err != nil || !r.Observation.ResourceUpToDate {
+	if r, err := kind.Reconcile(e, mg); err != nil || !r.Observation.ResourceUpToDate {
 		t.Fatalf("reconcile after that: want up to date, got %+v, %v", r, err)
 	}
 	if pw, _ := e.Server.Password(pk); pw != "second-Passw0rd" {
@@ -85,13 +83,13 @@ func TestDriverPatchesOnlyTheChange(t *testing.T) {
 	mg := &v1alpha1.User{ObjectMeta: metav1.ObjectMeta{Name: "u"}, Spec: v1alpha1.UserSpec{ForProvider: v1alpha1.UserParameters{
 		Username: "bob", Name: new("Bob"), Email: new("bob@example.com"), Attributes: attrs("locale", `"en"`),
 	}}}
-	if _, err := authentiktest.Reconcile(e, kind, mg); err != nil {
+	if _, err := kind.Reconcile(e, mg); err != nil {
 		t.Fatal(err)
 	}
 	before := string(e.Raw(t, "core/users", meta.GetExternalName(mg)))
 	mg.Spec.ForProvider.Email = new("bob@example.org")
 	e.Server.ResetCounts()
-	if r, err := authentiktest.Reconcile(e, kind, mg); err != nil || !r.Updated {
+	if r, err := kind.Reconcile(e, mg); err != nil || !r.Updated {
 		t.Fatalf("want an update, got %+v, %v", r, err)
 	}
 	if diff := cmp.Diff(map[string]int{"PATCH /core/users/{id}/": 1}, e.Writes()); diff != "" {
@@ -106,6 +104,6 @@ func TestDriverPatchesOnlyTheChange(t *testing.T) {
 	}
 }
 
-func pwRef2(name string) *xpv2.SecretKeySelector {
-	return &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "ns", Name: name}, Key: "password"}
+func pwRef2(name string) *identityv1alpha1.SecretKeySelector {
+	return &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "ns", Name: name}, Key: "password"}
 }

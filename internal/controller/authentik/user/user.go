@@ -11,15 +11,17 @@ import (
 	"github.com/google/go-cmp/cmp"
 	api "goauthentik.io/api/v3"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
-	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
-	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
+	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
@@ -49,20 +51,37 @@ type clientSet struct {
 	kube client.Reader
 }
 
-// Setup adds a controller that reconciles User managed resources.
+// mr is a User of either scope: the driver is written once against it.
+type mr interface {
+	resource.Managed
+	Parameters() *v1alpha1.UserParameters
+	Observation() *v1alpha1.UserObservation
+	GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy
+}
+
+// scopes are the User kinds: cluster-scoped (legacy) and namespaced.
+var scopes = []managedkind.Scoped[mr]{
+	{GVK: clusterv1alpha1.UserGroupVersionKind, Obj: &clusterv1alpha1.User{}},
+	{GVK: v1alpha1.UserGroupVersionKind, Obj: &v1alpha1.User{}},
+}
+
+// Setup adds the controllers that reconcile User managed resources of both scopes.
 func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupScopes(mgr, o, scopes, setup)
+}
+
+// SetupGated adds each scope's controller once its User CRD is installed.
+func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupScopesGated(mgr, o, scopes, setup)
+}
+
+func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
 	clientFor := func(ctx context.Context, kube client.Reader, pc *identityv1alpha1.ProviderConfig) (clientSet, error) {
 		c, err := o.Authentik.Client(ctx, kube, pc)
 		return clientSet{api: c, kube: kube}, err
 	}
-	return managedkind.SetupKind(mgr, o, v1alpha1.UserGroupVersionKind, &v1alpha1.User{}, clients.Authentik, clientFor,
-		func(c clientSet) adoption.Driver[*v1alpha1.User, api.User] { return &external{c: c.api, kube: c.kube} },
-		func(mg *v1alpha1.User) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
-}
-
-// SetupGated adds the controller once the User CRD is installed.
-func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupGated(mgr, o, v1alpha1.UserGroupVersionKind, Setup)
+	return managedkind.SetupKind(mgr, o, gvk, obj, clients.Authentik, clientFor,
+		func(c clientSet) adoption.Driver[mr, api.User] { return &external{c: c.api, kube: c.kube} }, nil)
 }
 
 // external drives authentik users for the adoption engine. It lives for one reconcile.
@@ -82,7 +101,7 @@ type secretState struct {
 	err     error
 }
 
-func (e *external) Get(ctx context.Context, mg *v1alpha1.User, id string) (api.User, error) {
+func (e *external) Get(ctx context.Context, mg mr, id string) (api.User, error) {
 	pk, err := strconv.ParseInt(id, 10, 32)
 	if err != nil || pk <= 0 {
 		return api.User{}, authentik.NotFound(fmt.Sprintf(notAUserPK, id))
@@ -97,9 +116,9 @@ func (e *external) Get(ctx context.Context, mg *v1alpha1.User, id string) (api.U
 
 // Find looks a user up by username, authentik's unique key for users. Group and role objects
 // are not asked for: the spec manages group pks only.
-func (e *external) Find(ctx context.Context, mg *v1alpha1.User) ([]api.User, error) {
+func (e *external) Find(ctx context.Context, mg mr) ([]api.User, error) {
 	e.readSecret(ctx, mg)
-	name := mg.Spec.ForProvider.Username
+	name := mg.Parameters().Username
 	all, err := authentik.ListAll(ctx, func(page int32) ([]api.User, int32, error) {
 		l, resp, err := e.c.CoreAPI.CoreUsersList(ctx).Username(name).IncludeGroups(false).IncludeRoles(false).
 			Page(page).PageSize(authentik.PageSize).Execute()
@@ -120,9 +139,9 @@ func (e *external) Describe(u api.User) adoption.Description {
 	return adoption.Description{ID: strconv.Itoa(int(u.Pk)), Type: typeName, Key: u.Username, Marker: authentik.AttributeMarker(u.Attributes)}
 }
 
-func (e *external) Observe(mg *v1alpha1.User, u api.User, p identityv1alpha1.Provenance) adoption.Observation {
-	fp := &mg.Spec.ForProvider
-	mg.Status.AtProvider = observation(u, p)
+func (e *external) Observe(mg mr, u api.User, p identityv1alpha1.Provenance) adoption.Observation {
+	fp := mg.Parameters()
+	*mg.Observation() = observation(u, p)
 	li := false
 	if fp.IsActive == nil {
 		fp.IsActive, li = new(u.GetIsActive()), true
@@ -132,18 +151,18 @@ func (e *external) Observe(mg *v1alpha1.User, u api.User, p identityv1alpha1.Pro
 		// Update gets the same error: a spec that cannot be read is never written.
 		return adoption.Observation{UpToDate: false, Diff: err.Error(), LateInitialized: li}
 	}
-	diff := cmp.Diff(want, observed(u, fp, want)) + passwordDiff(fp.PasswordSecretRef, e.password, passwordVersion(u))
+	diff := cmp.Diff(want, observed(u, fp, want)) + passwordDiff(mg, e.password, passwordVersion(u))
 	return adoption.Observation{UpToDate: diff == "", Diff: diff, LateInitialized: li}
 }
 
 // Create creates the user without a password: the reconcile that follows sets it (Update) and
 // records the Secret's version, so a create whose password failed is retried like any other
 // stale password, and the password is never sent twice.
-func (e *external) Create(ctx context.Context, mg *v1alpha1.User, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (string, managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return "", nil, err
 	}
-	fp := &mg.Spec.ForProvider
+	fp := mg.Parameters()
 	want, err := desired(fp)
 	if err != nil {
 		return "", nil, errors.Wrapf(err, errAttributes, fp.Username)
@@ -170,20 +189,21 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.User, m provenance.M
 // in one PATCH the managed fields that differ from the observed user, the marker and the
 // Secret's new version. A failed PATCH after a set password only means the password is sent
 // once more; the other order could record a version whose password never arrived.
-func (e *external) Update(ctx context.Context, mg *v1alpha1.User, u api.User, m provenance.Marker) (managed.ConnectionDetails, error) {
+func (e *external) Update(ctx context.Context, mg mr, u api.User, m provenance.Marker) (managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return nil, err
 	}
-	fp := &mg.Spec.ForProvider
+	fp := mg.Parameters()
 	version := ""
-	if ref := fp.PasswordSecretRef; ref != nil && passwordDiff(ref, e.password, passwordVersion(u)) != "" {
-		pw, v, err := readPassword(ctx, e.kube, ref)
+	if ref := fp.PasswordSecretRef; ref != nil && passwordDiff(mg, e.password, passwordVersion(u)) != "" {
+		key := clients.SecretKey(mg, ref.SecretReference)
+		pw, v, err := readPassword(ctx, e.kube, mg, *ref)
 		if err != nil {
-			return nil, errors.Wrapf(err, errSetPassword, u.Username, u.Pk, ref.Namespace, ref.Name, ref.Key)
+			return nil, errors.Wrapf(err, errSetPassword, u.Username, u.Pk, key.Namespace, key.Name, ref.Key)
 		}
 		resp, err := e.c.CoreAPI.CoreUsersSetPasswordCreate(ctx, u.Pk).UserPasswordSetRequest(*api.NewUserPasswordSetRequest(string(pw))).Execute()
 		if err != nil {
-			return nil, errors.Wrapf(authentik.AsError(err, resp), errSetPassword, u.Username, u.Pk, ref.Namespace, ref.Name, ref.Key)
+			return nil, errors.Wrapf(authentik.AsError(err, resp), errSetPassword, u.Username, u.Pk, key.Namespace, key.Name, ref.Key)
 		}
 		version = v
 	}
@@ -199,11 +219,11 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.User, u api.User, m 
 		return nil, errors.Wrapf(authentik.AsError(err, resp), errUpdate, u.Username, u.Pk)
 	}
 	// Status shows the user as written (with the new password version), not as it was before.
-	mg.Status.AtProvider = observation(*updated, mg.Status.AtProvider.Provenance)
+	*mg.Observation() = observation(*updated, mg.Observation().Provenance)
 	return nil, nil
 }
 
-func (e *external) Delete(ctx context.Context, _ *v1alpha1.User, u api.User) error {
+func (e *external) Delete(ctx context.Context, _ mr, u api.User) error {
 	resp, err := e.c.CoreAPI.CoreUsersDestroy(ctx, u.Pk).Execute()
 	if err != nil && !authentik.IsNotFound(resp) {
 		return errors.Wrapf(authentik.AsError(err, resp), errDelete, u.Username, u.Pk)
@@ -212,31 +232,39 @@ func (e *external) Delete(ctx context.Context, _ *v1alpha1.User, u api.User) err
 }
 
 // readSecret records the password Secret's version once per reconcile, for Observe.
-func (e *external) readSecret(ctx context.Context, mg *v1alpha1.User) {
-	ref := mg.Spec.ForProvider.PasswordSecretRef
+func (e *external) readSecret(ctx context.Context, mg mr) {
+	ref := mg.Parameters().PasswordSecretRef
 	if ref == nil || e.password != nil {
 		return
 	}
-	_, version, err := readPassword(ctx, e.kube, ref)
+	_, version, err := readPassword(ctx, e.kube, mg, *ref)
 	e.password = &secretState{version: version, err: err}
 }
 
 // readPassword reads the password and the Secret's version: its UID, resourceVersion and the
 // key, which change whenever the password can have changed and reveal nothing about it.
-func readPassword(ctx context.Context, kube client.Reader, ref *xpv2.SecretKeySelector) ([]byte, string, error) {
+// It is read in mg's scope: a namespaced User reads its own namespace only (see
+// clients.ResourceSecrets).
+func readPassword(ctx context.Context, kube client.Reader, mg mr, ref identityv1alpha1.SecretKeySelector) ([]byte, string, error) {
 	s := &corev1.Secret{}
-	if err := kube.Get(ctx, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, s); err != nil {
-		return nil, "", errors.Wrapf(err, errReadSecret, ref.Namespace, ref.Name)
+	key := clients.SecretKey(mg, ref.SecretReference)
+	if err := clients.ResourceSecrets(kube, mg).Get(ctx, key, s); err != nil {
+		return nil, "", errors.Wrapf(err, errReadSecret, key.Namespace, key.Name)
 	}
 	pw := s.Data[ref.Key]
 	if len(pw) == 0 {
-		return nil, "", errors.Errorf(errNoSecretKey, ref.Namespace, ref.Name, ref.Key)
+		return nil, "", errors.Errorf(errNoSecretKey, key.Namespace, key.Name, ref.Key)
 	}
 	return pw, fmt.Sprintf("%s/%s/%s", s.UID, s.ResourceVersion, ref.Key), nil
 }
 
 // passwordDiff explains why the password must be set, or is empty when it need not be.
-func passwordDiff(ref *xpv2.SecretKeySelector, s *secretState, last string) string {
+func passwordDiff(mg mr, s *secretState, last string) string {
+	ref := mg.Parameters().PasswordSecretRef
+	var key types.NamespacedName
+	if ref != nil {
+		key = clients.SecretKey(mg, ref.SecretReference)
+	}
 	switch {
 	case ref == nil:
 		return ""
@@ -245,9 +273,9 @@ func passwordDiff(ref *xpv2.SecretKeySelector, s *secretState, last string) stri
 	case s.err != nil:
 		return "password: " + s.err.Error() + "\n"
 	case last == "":
-		return fmt.Sprintf("password: not yet set from Secret %s/%s\n", ref.Namespace, ref.Name)
+		return fmt.Sprintf("password: not yet set from Secret %s/%s\n", key.Namespace, key.Name)
 	case s.version != last:
-		return fmt.Sprintf("password: Secret %s/%s changed since the password was last set\n", ref.Namespace, ref.Name)
+		return fmt.Sprintf("password: Secret %s/%s changed since the password was last set\n", key.Namespace, key.Name)
 	}
 	return ""
 }

@@ -14,9 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
-	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
-
 	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
+	nsv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -49,7 +48,7 @@ func attrs(kv ...string) v1alpha1.Attributes {
 	return a
 }
 
-var pwRef = &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "ns", Name: "alice-pw"}, Key: "password"}
+var pwRef = &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "ns", Name: "alice-pw"}, Key: "password"}
 
 func TestObserve(t *testing.T) {
 	cases := map[string]struct {
@@ -239,21 +238,41 @@ func TestReadPassword(t *testing.T) {
 		t.Fatal(err)
 	}
 	kube := fake.NewClientBuilder().WithScheme(s).WithObjects(sec).Build()
+	inNamespace := func(ns string) mr {
+		mg := &nsv1alpha1.User{}
+		mg.SetNamespace(ns)
+		mg.SetName("alice")
+		return mg
+	}
 	cases := map[string]struct {
+		mg      mr // default: a cluster-scoped User
+		refNS   *string
 		key     string
 		name    string
 		wantPW  string
 		wantErr string
 	}{
-		"Found":      {key: "password", name: "alice-pw", wantPW: "s3cret"},
-		"MissingKey": {key: "pw", name: "alice-pw", wantErr: `the password Secret ns/alice-pw has no key "pw", or it is empty`},
-		"EmptyKey":   {key: "empty", name: "alice-pw", wantErr: `the password Secret ns/alice-pw has no key "empty", or it is empty`},
-		"NoSecret":   {key: "password", name: "bob-pw", wantErr: "cannot read the password Secret ns/bob-pw"},
+		"Found":                      {key: "password", name: "alice-pw", wantPW: "s3cret"},
+		"NamespacedInItsNamespace":   {mg: inNamespace("ns"), refNS: new(""), key: "password", name: "alice-pw", wantPW: "s3cret"},
+		"NamespacedAnotherNamespace": {mg: inNamespace("team-b"), key: "password", name: "alice-pw", wantErr: "cannot read the password Secret ns/alice-pw: User team-b/alice reads Secrets of its own namespace only"},
+		"ClusterWithoutNamespace":    {refNS: new(""), key: "password", name: "alice-pw", wantErr: `cannot read the password Secret /alice-pw: User alice names Secret "alice-pw" without a namespace`},
+		"MissingKey":                 {key: "pw", name: "alice-pw", wantErr: `the password Secret ns/alice-pw has no key "pw", or it is empty`},
+		"EmptyKey":                   {key: "empty", name: "alice-pw", wantErr: `the password Secret ns/alice-pw has no key "empty", or it is empty`},
+		"NoSecret":                   {key: "password", name: "bob-pw", wantErr: "cannot read the password Secret ns/bob-pw"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			ref := &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "ns", Name: tc.name}, Key: tc.key}
-			pw, version, err := readPassword(context.Background(), kube, ref)
+			ref := identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "ns", Name: tc.name}, Key: tc.key}
+			if tc.refNS != nil {
+				ref.Namespace = *tc.refNS
+			}
+			mg := tc.mg
+			if mg == nil {
+				c := &v1alpha1.User{}
+				c.SetName("alice")
+				mg = c
+			}
+			pw, version, err := readPassword(context.Background(), kube, mg, ref)
 			if tc.wantErr != "" {
 				if err == nil || !strings.HasPrefix(err.Error(), tc.wantErr) {
 					t.Fatalf("readPassword(...): want error %q, got %v", tc.wantErr, err)

@@ -1,10 +1,6 @@
 package v1alpha1
 
 import (
-	"reflect"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
@@ -27,17 +23,19 @@ type GroupParameters struct {
 	// are removed, and an empty list removes them all. When unset, the group's parents are
 	// left alone.
 	// +optional
-	// +crossplane:generate:reference:type=Group
-	// +crossplane:generate:reference:refFieldName=ParentRefs
-	// +crossplane:generate:reference:selectorFieldName=ParentSelector
+	// +identity:reference:type=Group
+	// +identity:reference:refFieldName=ParentRefs
+	// +identity:reference:selectorFieldName=ParentSelector
 	// +kubebuilder:validation:items:Pattern=`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`
 	Parents []string `json:"parents"`
 
-	// ParentRefs reference the Groups whose pks fill Parents.
+	// ParentRefs reference the Groups whose pks fill Parents: Groups in this Group's namespace
+	// (for a cluster-scoped Group, cluster-scoped Groups).
 	// +optional
 	ParentRefs []xpv2.Reference `json:"parentRefs,omitempty"`
 
-	// ParentSelector selects the Groups whose pks fill Parents.
+	// ParentSelector selects the Groups whose pks fill Parents, among the Groups of this
+	// Group's namespace (a cluster-scoped Group: among the cluster-scoped Groups).
 	// +optional
 	ParentSelector *xpv2.Selector `json:"parentSelector,omitempty"`
 
@@ -79,56 +77,4 @@ type GroupObservation struct {
 
 	// Provenance tells whether the group was created, adopted or only observed.
 	Provenance identityv1alpha1.Provenance `json:"provenance,omitempty"`
-}
-
-// A GroupSpec defines the desired state of a Group.
-type GroupSpec struct {
-	xpv2.ClusterManagedResourceSpec `json:",inline"`
-	identityv1alpha1.AdoptionSpec   `json:",inline"`
-
-	ForProvider GroupParameters `json:"forProvider"`
-}
-
-// A GroupStatus represents the observed state of a Group.
-type GroupStatus struct {
-	xpv2.ManagedResourceStatus `json:",inline"`
-	AtProvider                 GroupObservation `json:"atProvider,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// A Group is an authentik group of users.
-// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
-// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
-// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
-// +kubebuilder:printcolumn:name="PROVENANCE",type="string",JSONPath=".status.atProvider.provenance",priority=1
-// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
-// +kubebuilder:subresource:status
-// +kubebuilder:resource:scope=Cluster,categories={crossplane,managed,identity,authentik}
-type Group struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-
-	Spec   GroupSpec   `json:"spec"`
-	Status GroupStatus `json:"status,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// GroupList contains a list of Group.
-type GroupList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []Group `json:"items"`
-}
-
-// Group type metadata.
-var (
-	GroupKind             = reflect.TypeFor[Group]().Name()
-	GroupGroupKind        = SchemeGroupVersion.WithKind(GroupKind).GroupKind()
-	GroupGroupVersionKind = SchemeGroupVersion.WithKind(GroupKind)
-)
-
-func init() {
-	SchemeBuilder.Register(&Group{}, &GroupList{})
 }

@@ -1,10 +1,6 @@
 package v1alpha1
 
 import (
-	"reflect"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
@@ -32,16 +28,16 @@ type ApplicationParameters struct {
 	// from OAuth2ProviderRef or OAuth2ProviderSelector.
 	// +optional
 	// +kubebuilder:validation:Pattern=`^[0-9]+$`
-	// +crossplane:generate:reference:type=OAuth2Provider
-	// +crossplane:generate:reference:refFieldName=OAuth2ProviderRef
-	// +crossplane:generate:reference:selectorFieldName=OAuth2ProviderSelector
+	// +identity:reference:type=OAuth2Provider
 	OAuth2ProviderID *string `json:"oauth2ProviderId,omitempty"`
 
-	// OAuth2ProviderRef references the OAuth2Provider whose ID fills OAuth2ProviderID.
+	// OAuth2ProviderRef references the OAuth2Provider whose ID fills OAuth2ProviderID: an OAuth2Provider in this Application's
+	// namespace (for a cluster-scoped Application, a cluster-scoped OAuth2Provider).
 	// +optional
 	OAuth2ProviderRef *xpv2.Reference `json:"oauth2ProviderRef,omitempty"`
 
-	// OAuth2ProviderSelector selects the OAuth2Provider whose ID fills OAuth2ProviderID.
+	// OAuth2ProviderSelector selects the OAuth2Provider whose ID fills OAuth2ProviderID, among the OAuth2Providers of
+	// this Application's namespace (a cluster-scoped Application: among the cluster-scoped ones).
 	// +optional
 	OAuth2ProviderSelector *xpv2.Selector `json:"oauth2ProviderSelector,omitempty"`
 
@@ -49,16 +45,16 @@ type ApplicationParameters struct {
 	// SAMLProviderRef or SAMLProviderSelector.
 	// +optional
 	// +kubebuilder:validation:Pattern=`^[0-9]+$`
-	// +crossplane:generate:reference:type=SAMLProvider
-	// +crossplane:generate:reference:refFieldName=SAMLProviderRef
-	// +crossplane:generate:reference:selectorFieldName=SAMLProviderSelector
+	// +identity:reference:type=SAMLProvider
 	SAMLProviderID *string `json:"samlProviderId,omitempty"`
 
-	// SAMLProviderRef references the SAMLProvider whose ID fills SAMLProviderID.
+	// SAMLProviderRef references the SAMLProvider whose ID fills SAMLProviderID: a SAMLProvider in this Application's
+	// namespace (for a cluster-scoped Application, a cluster-scoped SAMLProvider).
 	// +optional
 	SAMLProviderRef *xpv2.Reference `json:"samlProviderRef,omitempty"`
 
-	// SAMLProviderSelector selects the SAMLProvider whose ID fills SAMLProviderID.
+	// SAMLProviderSelector selects the SAMLProvider whose ID fills SAMLProviderID, among the SAMLProviders of
+	// this Application's namespace (a cluster-scoped Application: among the cluster-scoped ones).
 	// +optional
 	SAMLProviderSelector *xpv2.Selector `json:"samlProviderSelector,omitempty"`
 
@@ -66,16 +62,16 @@ type ApplicationParameters struct {
 	// from ProxyProviderRef or ProxyProviderSelector.
 	// +optional
 	// +kubebuilder:validation:Pattern=`^[0-9]+$`
-	// +crossplane:generate:reference:type=ProxyProvider
-	// +crossplane:generate:reference:refFieldName=ProxyProviderRef
-	// +crossplane:generate:reference:selectorFieldName=ProxyProviderSelector
+	// +identity:reference:type=ProxyProvider
 	ProxyProviderID *string `json:"proxyProviderId,omitempty"`
 
-	// ProxyProviderRef references the ProxyProvider whose ID fills ProxyProviderID.
+	// ProxyProviderRef references the ProxyProvider whose ID fills ProxyProviderID: a ProxyProvider in this Application's
+	// namespace (for a cluster-scoped Application, a cluster-scoped ProxyProvider).
 	// +optional
 	ProxyProviderRef *xpv2.Reference `json:"proxyProviderRef,omitempty"`
 
-	// ProxyProviderSelector selects the ProxyProvider whose ID fills ProxyProviderID.
+	// ProxyProviderSelector selects the ProxyProvider whose ID fills ProxyProviderID, among the ProxyProviders of
+	// this Application's namespace (a cluster-scoped Application: among the cluster-scoped ones).
 	// +optional
 	ProxyProviderSelector *xpv2.Selector `json:"proxyProviderSelector,omitempty"`
 
@@ -150,57 +146,4 @@ type ApplicationObservation struct {
 
 	// Provenance tells whether the application was created, adopted or only observed.
 	Provenance identityv1alpha1.Provenance `json:"provenance,omitempty"`
-}
-
-// An ApplicationSpec defines the desired state of an Application.
-type ApplicationSpec struct {
-	xpv2.ClusterManagedResourceSpec `json:",inline"`
-	identityv1alpha1.AdoptionSpec   `json:",inline"`
-
-	ForProvider ApplicationParameters `json:"forProvider"`
-}
-
-// An ApplicationStatus represents the observed state of an Application.
-type ApplicationStatus struct {
-	xpv2.ManagedResourceStatus `json:",inline"`
-	AtProvider                 ApplicationObservation `json:"atProvider,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// An Application is an authentik application: what users see in their library, tied to at
-// most one provider (OAuth2Provider, SAMLProvider or ProxyProvider).
-// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
-// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
-// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
-// +kubebuilder:printcolumn:name="PROVENANCE",type="string",JSONPath=".status.atProvider.provenance",priority=1
-// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
-// +kubebuilder:subresource:status
-// +kubebuilder:resource:scope=Cluster,categories={crossplane,managed,identity,authentik}
-type Application struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-
-	Spec   ApplicationSpec   `json:"spec"`
-	Status ApplicationStatus `json:"status,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// ApplicationList contains a list of Application.
-type ApplicationList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []Application `json:"items"`
-}
-
-// Application type metadata.
-var (
-	ApplicationKind             = reflect.TypeFor[Application]().Name()
-	ApplicationGroupKind        = SchemeGroupVersion.WithKind(ApplicationKind).GroupKind()
-	ApplicationGroupVersionKind = SchemeGroupVersion.WithKind(ApplicationKind)
-)
-
-func init() {
-	SchemeBuilder.Register(&Application{}, &ApplicationList{})
 }

@@ -1,10 +1,6 @@
 package v1alpha1
 
 import (
-	"reflect"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
@@ -52,17 +48,19 @@ type UserParameters struct {
 	// groups not listed, and from every group when it is empty. When unset, the user's groups
 	// are left alone.
 	// +optional
-	// +crossplane:generate:reference:type=Group
-	// +crossplane:generate:reference:refFieldName=GroupRefs
-	// +crossplane:generate:reference:selectorFieldName=GroupSelector
+	// +identity:reference:type=Group
+	// +identity:reference:refFieldName=GroupRefs
+	// +identity:reference:selectorFieldName=GroupSelector
 	// +kubebuilder:validation:items:Pattern=`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`
 	Groups []string `json:"groups"`
 
-	// GroupRefs reference the Groups whose pks fill Groups.
+	// GroupRefs reference the Groups whose pks fill Groups: Groups in this User's namespace
+	// (for a cluster-scoped User, cluster-scoped Groups).
 	// +optional
 	GroupRefs []xpv2.Reference `json:"groupRefs,omitempty"`
 
-	// GroupSelector selects the Groups whose pks fill Groups.
+	// GroupSelector selects the Groups whose pks fill Groups, among the Groups of this User's
+	// namespace (a cluster-scoped User: among the cluster-scoped Groups).
 	// +optional
 	GroupSelector *xpv2.Selector `json:"groupSelector,omitempty"`
 
@@ -79,8 +77,10 @@ type UserParameters struct {
 	// (the Secret's version is recorded in the user's attribute
 	// identity.crossplane.io/password-secret-version). It is never read back from authentik,
 	// so a password changed in authentik stays until the Secret changes.
+	// A cluster-scoped User names the Secret's namespace; a namespaced User reads the Secret in
+	// its own namespace and names none.
 	// +optional
-	PasswordSecretRef *xpv2.SecretKeySelector `json:"passwordSecretRef,omitempty"`
+	PasswordSecretRef *identityv1alpha1.SecretKeySelector `json:"passwordSecretRef,omitempty"`
 }
 
 // UserObservation is the observed state of an authentik user.
@@ -111,56 +111,4 @@ type UserObservation struct {
 
 	// Provenance tells whether the user was created, adopted or only observed.
 	Provenance identityv1alpha1.Provenance `json:"provenance,omitempty"`
-}
-
-// A UserSpec defines the desired state of a User.
-type UserSpec struct {
-	xpv2.ClusterManagedResourceSpec `json:",inline"`
-	identityv1alpha1.AdoptionSpec   `json:",inline"`
-
-	ForProvider UserParameters `json:"forProvider"`
-}
-
-// A UserStatus represents the observed state of a User.
-type UserStatus struct {
-	xpv2.ManagedResourceStatus `json:",inline"`
-	AtProvider                 UserObservation `json:"atProvider,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// A User is an authentik user.
-// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
-// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
-// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
-// +kubebuilder:printcolumn:name="PROVENANCE",type="string",JSONPath=".status.atProvider.provenance",priority=1
-// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
-// +kubebuilder:subresource:status
-// +kubebuilder:resource:scope=Cluster,categories={crossplane,managed,identity,authentik}
-type User struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-
-	Spec   UserSpec   `json:"spec"`
-	Status UserStatus `json:"status,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// UserList contains a list of User.
-type UserList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []User `json:"items"`
-}
-
-// User type metadata.
-var (
-	UserKind             = reflect.TypeFor[User]().Name()
-	UserGroupKind        = SchemeGroupVersion.WithKind(UserKind).GroupKind()
-	UserGroupVersionKind = SchemeGroupVersion.WithKind(UserKind)
-)
-
-func init() {
-	SchemeBuilder.Register(&User{}, &UserList{})
 }

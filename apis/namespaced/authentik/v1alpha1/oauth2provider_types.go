@@ -1,12 +1,6 @@
 package v1alpha1
 
 import (
-	"reflect"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
-
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 )
 
@@ -69,8 +63,10 @@ type OAuth2ProviderParameters struct {
 	// ClientSecretSecretRef selects a Secret key holding the client secret to use. Unset:
 	// authentik generates a secret when creating the provider and the provider never writes
 	// it afterwards; either way it is published as the client_secret connection detail.
+	// A cluster-scoped OAuth2Provider names the Secret's namespace; a namespaced one reads the
+	// Secret in its own namespace and names none.
 	// +optional
-	ClientSecretSecretRef *xpv2.SecretKeySelector `json:"clientSecretSecretRef,omitempty"`
+	ClientSecretSecretRef *identityv1alpha1.SecretKeySelector `json:"clientSecretSecretRef,omitempty"`
 
 	// RedirectURIs the client may use. Unset or empty leaves them as they are; a new provider
 	// then has none.
@@ -172,58 +168,4 @@ type OAuth2ProviderObservation struct {
 
 	// Provenance tells whether the provider was created, adopted or only observed.
 	Provenance identityv1alpha1.Provenance `json:"provenance,omitempty"`
-}
-
-// An OAuth2ProviderSpec defines the desired state of an OAuth2Provider.
-type OAuth2ProviderSpec struct {
-	xpv2.ClusterManagedResourceSpec `json:",inline"`
-	identityv1alpha1.AdoptionSpec   `json:",inline"`
-
-	ForProvider OAuth2ProviderParameters `json:"forProvider"`
-}
-
-// An OAuth2ProviderStatus represents the observed state of an OAuth2Provider.
-type OAuth2ProviderStatus struct {
-	xpv2.ManagedResourceStatus `json:",inline"`
-	AtProvider                 OAuth2ProviderObservation `json:"atProvider,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// An OAuth2Provider is an authentik OAuth2/OpenID Connect provider. Its connection secret holds
-// client_id, client_secret, and (once an Application uses the provider) issuer_url and
-// well_known_url.
-// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
-// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
-// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
-// +kubebuilder:printcolumn:name="PROVENANCE",type="string",JSONPath=".status.atProvider.provenance",priority=1
-// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
-// +kubebuilder:subresource:status
-// +kubebuilder:resource:scope=Cluster,categories={crossplane,managed,identity,authentik}
-type OAuth2Provider struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-
-	Spec   OAuth2ProviderSpec   `json:"spec"`
-	Status OAuth2ProviderStatus `json:"status,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// OAuth2ProviderList contains a list of OAuth2Provider.
-type OAuth2ProviderList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []OAuth2Provider `json:"items"`
-}
-
-// OAuth2Provider type metadata.
-var (
-	OAuth2ProviderKind             = reflect.TypeFor[OAuth2Provider]().Name()
-	OAuth2ProviderGroupKind        = SchemeGroupVersion.WithKind(OAuth2ProviderKind).GroupKind()
-	OAuth2ProviderGroupVersionKind = SchemeGroupVersion.WithKind(OAuth2ProviderKind)
-)
-
-func init() {
-	SchemeBuilder.Register(&OAuth2Provider{}, &OAuth2ProviderList{})
 }
