@@ -26,6 +26,8 @@ type (
 	DomainConfigParameters  = ns.DomainConfigParameters
 	DomainObservation       = ns.DomainObservation
 	DomainParameters        = ns.DomainParameters
+	GroupObservation        = ns.GroupObservation
+	GroupParameters         = ns.GroupParameters
 	LDAPConfig              = ns.LDAPConfig
 	LDAPGroups              = ns.LDAPGroups
 	LDAPOptionValue         = ns.LDAPOptionValue

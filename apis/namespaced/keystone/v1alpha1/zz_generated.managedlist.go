@@ -38,6 +38,15 @@ func (l *DomainList) GetItems() []resource.Managed {
 	return items
 }
 
+// GetItems of this GroupList.
+func (l *GroupList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
 // GetItems of this ProjectList.
 func (l *ProjectList) GetItems() []resource.Managed {
 	items := make([]resource.Managed, len(l.Items))

@@ -8,13 +8,16 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/gophercloud/gophercloud/v2"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
-	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
@@ -46,18 +49,33 @@ type group struct {
 
 var groups = keystone.Collection[group]{Path: "groups", Singular: "group", Plural: "groups"}
 
-// Setup adds a controller that reconciles Group managed resources.
-func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupKeystone(mgr, o, v1alpha1.GroupGroupVersionKind, &v1alpha1.Group{},
-		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.Group, group] {
-			return &external{sc: sc}
-		},
-		func(mg *v1alpha1.Group) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
+// mr is a Group of either scope: the driver is written once against it.
+type mr interface {
+	resource.Managed
+	Parameters() *v1alpha1.GroupParameters
+	Observation() *v1alpha1.GroupObservation
+	GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy
 }
 
-// SetupGated adds the controller once the Group CRD is installed.
+// scopes are the Group kinds: cluster-scoped (legacy) and namespaced.
+var scopes = []managedkind.Scoped[mr]{
+	{GVK: clusterv1alpha1.GroupGroupVersionKind, Obj: &clusterv1alpha1.Group{}},
+	{GVK: v1alpha1.GroupGroupVersionKind, Obj: &v1alpha1.Group{}},
+}
+
+// Setup adds the controllers that reconcile Group managed resources of both scopes.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupScopes(mgr, o, scopes, setup)
+}
+
+// SetupGated adds each scope's controller once its Group CRD is installed.
 func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupGated(mgr, o, v1alpha1.GroupGroupVersionKind, Setup)
+	return managedkind.SetupScopesGated(mgr, o, scopes, setup)
+}
+
+func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
+	return managedkind.SetupKeystone(mgr, o, gvk, obj,
+		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, group] { return &external{sc: sc} }, nil)
 }
 
 // external drives Keystone groups for the adoption engine.
@@ -65,13 +83,13 @@ type external struct {
 	sc *gophercloud.ServiceClient
 }
 
-func (e *external) Get(ctx context.Context, _ *v1alpha1.Group, id string) (group, error) {
+func (e *external) Get(ctx context.Context, _ mr, id string) (group, error) {
 	return groups.Get(ctx, e.sc, id)
 }
 
 // Find looks a group up by name within its domain, Keystone's unique key for groups.
-func (e *external) Find(ctx context.Context, mg *v1alpha1.Group) ([]group, error) {
-	fp := &mg.Spec.ForProvider
+func (e *external) Find(ctx context.Context, mg mr) ([]group, error) {
+	fp := mg.Parameters()
 	domain := deref(fp.DomainID)
 	if domain == "" {
 		if meta.WasDeleted(mg) {
@@ -94,18 +112,18 @@ func (e *external) Describe(g group) adoption.Description {
 	return adoption.Description{ID: g.ID, Type: typeName, Key: g.Name, Marker: keystone.ParseMarker(g.Marker)}
 }
 
-func (e *external) Observe(mg *v1alpha1.Group, g group, p identityv1alpha1.Provenance) adoption.Observation {
-	mg.Status.AtProvider = v1alpha1.GroupObservation{ID: g.ID, Name: g.Name, DomainID: g.DomainID, Description: g.Description, Provenance: p}
-	fp := &mg.Spec.ForProvider
+func (e *external) Observe(mg mr, g group, p identityv1alpha1.Provenance) adoption.Observation {
+	*mg.Observation() = v1alpha1.GroupObservation{ID: g.ID, Name: g.Name, DomainID: g.DomainID, Description: g.Description, Provenance: p}
+	fp := mg.Parameters()
 	diff := cmp.Diff(desired(fp), observed(g, fp))
 	return adoption.Observation{UpToDate: diff == "", Diff: diff}
 }
 
-func (e *external) Create(ctx context.Context, mg *v1alpha1.Group, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (string, managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return "", nil, err
 	}
-	fp := &mg.Spec.ForProvider
+	fp := mg.Parameters()
 	if deref(fp.DomainID) == "" {
 		return "", nil, errors.Errorf(errNoDomain, fp.Name)
 	}
@@ -119,14 +137,14 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Group, m provenance.
 }
 
 // Update patches the name, the description and the marker. A group cannot change domains.
-func (e *external) Update(ctx context.Context, mg *v1alpha1.Group, g group, m provenance.Marker) (managed.ConnectionDetails, error) {
+func (e *external) Update(ctx context.Context, mg mr, g group, m provenance.Marker) (managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return nil, err
 	}
-	if want := deref(mg.Spec.ForProvider.DomainID); want != "" && want != g.DomainID {
+	if want := deref(mg.Parameters().DomainID); want != "" && want != g.DomainID {
 		return nil, errors.Errorf(errMove, g.Name, g.ID, g.DomainID, want, g.DomainID)
 	}
-	body := desired(&mg.Spec.ForProvider)
+	body := desired(mg.Parameters())
 	body.DomainID = ""
 	body.Marker = m.Encode()
 	if err := groups.Update(ctx, e.sc, g.ID, body); err != nil {
@@ -137,7 +155,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Group, g group, m pr
 
 // Dependents lists what Keystone would delete with the group: its role assignments and its
 // members' memberships.
-func (e *external) Dependents(ctx context.Context, _ *v1alpha1.Group, g group) ([]adoption.Dependent, error) {
+func (e *external) Dependents(ctx context.Context, _ mr, g group) ([]adoption.Dependent, error) {
 	return keystone.Gather(
 		func() ([]adoption.Dependent, error) {
 			return keystone.Assignments(ctx, e.sc, url.Values{"group.id": {g.ID}})
@@ -146,7 +164,7 @@ func (e *external) Dependents(ctx context.Context, _ *v1alpha1.Group, g group) (
 	)
 }
 
-func (e *external) Delete(ctx context.Context, _ *v1alpha1.Group, g group) error {
+func (e *external) Delete(ctx context.Context, _ mr, g group) error {
 	return keystone.Wrap(keystone.IgnoreNotFound(groups.Delete(ctx, e.sc, g.ID)), errDelete, g.Name, g.ID)
 }
 

@@ -1,10 +1,6 @@
 package v1alpha1
 
 import (
-	"reflect"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
@@ -28,17 +24,17 @@ type GroupParameters struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="domainId cannot be changed: Keystone cannot move a group to another domain; create a new Group instead"
-	// +crossplane:generate:reference:type=Domain
-	// +crossplane:generate:reference:refFieldName=DomainRef
-	// +crossplane:generate:reference:selectorFieldName=DomainSelector
+	// +identity:reference:type=Domain
 	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9-]+$')",message="domainId must be a Keystone domain ID: letters, digits and hyphens only, as Keystone itself requires (for example 4c0f8d3b9e2a4f5c8a7b6d5e4f3a2b1c, or default for the Default domain)"
 	DomainID *string `json:"domainId,omitempty"`
 
-	// DomainRef references the Domain whose ID fills DomainID.
+	// DomainRef references the Domain whose ID fills DomainID: a Domain in this Group's namespace (for a
+	// cluster-scoped Group, a cluster-scoped Domain). A reference never leaves the namespace.
 	// +optional
 	DomainRef *xpv2.Reference `json:"domainRef,omitempty"`
 
-	// DomainSelector selects the Domain whose ID fills DomainID.
+	// DomainSelector selects the Domain whose ID fills DomainID, among the Domains of this Group's
+	// namespace (a cluster-scoped Group: among the cluster-scoped Domains).
 	// +optional
 	DomainSelector *xpv2.Selector `json:"domainSelector,omitempty"`
 
@@ -60,56 +56,4 @@ type GroupObservation struct {
 
 	// Provenance tells whether the group was created, adopted or only observed.
 	Provenance identityv1alpha1.Provenance `json:"provenance,omitempty"`
-}
-
-// A GroupSpec defines the desired state of a Group.
-type GroupSpec struct {
-	xpv2.ClusterManagedResourceSpec `json:",inline"`
-	identityv1alpha1.AdoptionSpec   `json:",inline"`
-
-	ForProvider GroupParameters `json:"forProvider"`
-}
-
-// A GroupStatus represents the observed state of a Group.
-type GroupStatus struct {
-	xpv2.ManagedResourceStatus `json:",inline"`
-	AtProvider                 GroupObservation `json:"atProvider,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// A Group is a Keystone group of users.
-// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
-// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
-// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
-// +kubebuilder:printcolumn:name="PROVENANCE",type="string",JSONPath=".status.atProvider.provenance",priority=1
-// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
-// +kubebuilder:subresource:status
-// +kubebuilder:resource:scope=Cluster,categories={crossplane,managed,identity,keystone}
-type Group struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-
-	Spec   GroupSpec   `json:"spec"`
-	Status GroupStatus `json:"status,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// GroupList contains a list of Group.
-type GroupList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []Group `json:"items"`
-}
-
-// Group type metadata.
-var (
-	GroupKind             = reflect.TypeFor[Group]().Name()
-	GroupGroupKind        = SchemeGroupVersion.WithKind(GroupKind).GroupKind()
-	GroupGroupVersionKind = SchemeGroupVersion.WithKind(GroupKind)
-)
-
-func init() {
-	SchemeBuilder.Register(&Group{}, &GroupList{})
 }
