@@ -37,6 +37,8 @@ type (
 	PasswordFingerprint     = ns.PasswordFingerprint
 	ProjectObservation      = ns.ProjectObservation
 	ProjectParameters       = ns.ProjectParameters
+	RoleObservation         = ns.RoleObservation
+	RoleParameters          = ns.RoleParameters
 	UserObservation         = ns.UserObservation
 	UserParameters          = ns.UserParameters
 )

@@ -8,13 +8,16 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/gophercloud/gophercloud/v2"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
-	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
@@ -46,18 +49,33 @@ type role struct {
 
 var roles = keystone.Collection[role]{Path: "roles", Singular: "role", Plural: "roles"}
 
-// Setup adds a controller that reconciles Role managed resources.
-func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupKeystone(mgr, o, v1alpha1.RoleGroupVersionKind, &v1alpha1.Role{},
-		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.Role, role] {
-			return &external{sc: sc}
-		},
-		func(mg *v1alpha1.Role) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
+// mr is a Role of either scope: the driver is written once against it.
+type mr interface {
+	resource.Managed
+	Parameters() *v1alpha1.RoleParameters
+	Observation() *v1alpha1.RoleObservation
+	GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy
 }
 
-// SetupGated adds the controller once the Role CRD is installed.
+// scopes are the Role kinds: cluster-scoped (legacy) and namespaced.
+var scopes = []managedkind.Scoped[mr]{
+	{GVK: clusterv1alpha1.RoleGroupVersionKind, Obj: &clusterv1alpha1.Role{}},
+	{GVK: v1alpha1.RoleGroupVersionKind, Obj: &v1alpha1.Role{}},
+}
+
+// Setup adds the controllers that reconcile Role managed resources of both scopes.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupScopes(mgr, o, scopes, setup)
+}
+
+// SetupGated adds each scope's controller once its Role CRD is installed.
 func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupGated(mgr, o, v1alpha1.RoleGroupVersionKind, Setup)
+	return managedkind.SetupScopesGated(mgr, o, scopes, setup)
+}
+
+func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
+	return managedkind.SetupKeystone(mgr, o, gvk, obj,
+		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, role] { return &external{sc: sc} }, nil)
 }
 
 // external drives Keystone roles for the adoption engine.
@@ -65,14 +83,14 @@ type external struct {
 	sc *gophercloud.ServiceClient
 }
 
-func (e *external) Get(ctx context.Context, _ *v1alpha1.Role, id string) (role, error) {
+func (e *external) Get(ctx context.Context, _ mr, id string) (role, error) {
 	return roles.Get(ctx, e.sc, id)
 }
 
 // Find looks a role up by name among the global roles, or among its domain's roles when it is
 // domain-specific: Keystone lists only global roles unless domain_id is given.
-func (e *external) Find(ctx context.Context, mg *v1alpha1.Role) ([]role, error) {
-	fp := &mg.Spec.ForProvider
+func (e *external) Find(ctx context.Context, mg mr) ([]role, error) {
+	fp := mg.Parameters()
 	q := url.Values{"name": {fp.Name}}
 	domain := deref(fp.DomainID)
 	if domain == "" && (fp.DomainRef != nil || fp.DomainSelector != nil) {
@@ -99,18 +117,18 @@ func (e *external) Describe(r role) adoption.Description {
 	return adoption.Description{ID: r.ID, Type: typeName, Key: r.Name, Marker: keystone.ParseMarker(r.Marker)}
 }
 
-func (e *external) Observe(mg *v1alpha1.Role, r role, p identityv1alpha1.Provenance) adoption.Observation {
-	mg.Status.AtProvider = v1alpha1.RoleObservation{ID: r.ID, Name: r.Name, DomainID: r.DomainID, Description: r.Description, Provenance: p}
-	fp := &mg.Spec.ForProvider
+func (e *external) Observe(mg mr, r role, p identityv1alpha1.Provenance) adoption.Observation {
+	*mg.Observation() = v1alpha1.RoleObservation{ID: r.ID, Name: r.Name, DomainID: r.DomainID, Description: r.Description, Provenance: p}
+	fp := mg.Parameters()
 	diff := cmp.Diff(desired(fp), observed(r, fp))
 	return adoption.Observation{UpToDate: diff == "", Diff: diff}
 }
 
-func (e *external) Create(ctx context.Context, mg *v1alpha1.Role, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (string, managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return "", nil, err
 	}
-	fp := &mg.Spec.ForProvider
+	fp := mg.Parameters()
 	if fp.DomainID == nil && (fp.DomainRef != nil || fp.DomainSelector != nil) {
 		// Never make a global role for a resource that asks for a domain-specific one.
 		return "", nil, errors.Errorf(errNoDomain, fp.Name)
@@ -119,20 +137,20 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Role, m provenance.M
 	body.Marker = m.Encode()
 	r, err := roles.Create(ctx, e.sc, body)
 	if err != nil {
-		return "", nil, keystone.Wrap(err, errCreate, mg.Spec.ForProvider.Name)
+		return "", nil, keystone.Wrap(err, errCreate, mg.Parameters().Name)
 	}
 	return r.ID, nil, nil
 }
 
 // Update patches the name, the description and the marker. A role cannot change domains.
-func (e *external) Update(ctx context.Context, mg *v1alpha1.Role, r role, m provenance.Marker) (managed.ConnectionDetails, error) {
+func (e *external) Update(ctx context.Context, mg mr, r role, m provenance.Marker) (managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return nil, err
 	}
-	if want := deref(mg.Spec.ForProvider.DomainID); want != r.DomainID {
+	if want := deref(mg.Parameters().DomainID); want != r.DomainID {
 		return nil, errors.Errorf(errMove, r.Name, r.ID, scope(r.DomainID), scope(want))
 	}
-	body := desired(&mg.Spec.ForProvider)
+	body := desired(mg.Parameters())
 	body.DomainID = ""
 	body.Marker = m.Encode()
 	if err := roles.Update(ctx, e.sc, r.ID, body); err != nil {
@@ -143,7 +161,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Role, r role, m prov
 
 // Dependents lists what Keystone would delete with the role: every assignment of it and the
 // implied-role rules it takes part in, either side.
-func (e *external) Dependents(ctx context.Context, _ *v1alpha1.Role, r role) ([]adoption.Dependent, error) {
+func (e *external) Dependents(ctx context.Context, _ mr, r role) ([]adoption.Dependent, error) {
 	return keystone.Gather(
 		func() ([]adoption.Dependent, error) {
 			return keystone.Assignments(ctx, e.sc, url.Values{"role.id": {r.ID}})
@@ -152,7 +170,7 @@ func (e *external) Dependents(ctx context.Context, _ *v1alpha1.Role, r role) ([]
 	)
 }
 
-func (e *external) Delete(ctx context.Context, _ *v1alpha1.Role, r role) error {
+func (e *external) Delete(ctx context.Context, _ mr, r role) error {
 	return keystone.Wrap(keystone.IgnoreNotFound(roles.Delete(ctx, e.sc, r.ID)), errDelete, r.Name, r.ID)
 }
 

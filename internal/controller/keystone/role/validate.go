@@ -1,15 +1,14 @@
 package role
 
 import (
-	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 )
 
 // validate checks, right before a write, what the CRD checks at admission: a resource stored
 // before a rule existed never went through it.
-func validate(mg *v1alpha1.Role) error {
-	fp := mg.Spec.ForProvider
+func validate(mg mr) error {
+	fp := *mg.Parameters()
 	return clients.CheckFields(typeName, mg.GetName(),
 		clients.F("spec.forProvider.name", fp.Name, keystone.Name(255)),
 		clients.FP("spec.forProvider.domainId", fp.DomainID, keystone.ID),

@@ -1,10 +1,6 @@
 package v1alpha1
 
 import (
-	"reflect"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
@@ -28,17 +24,17 @@ type RoleParameters struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="domainId cannot be changed: Keystone cannot move a role to another domain; create a new Role instead"
-	// +crossplane:generate:reference:type=Domain
-	// +crossplane:generate:reference:refFieldName=DomainRef
-	// +crossplane:generate:reference:selectorFieldName=DomainSelector
+	// +identity:reference:type=Domain
 	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9-]+$')",message="domainId must be a Keystone domain ID: letters, digits and hyphens only, as Keystone itself requires (for example 4c0f8d3b9e2a4f5c8a7b6d5e4f3a2b1c, or default for the Default domain)"
 	DomainID *string `json:"domainId,omitempty"`
 
-	// DomainRef references the Domain whose ID fills DomainID.
+	// DomainRef references the Domain whose ID fills DomainID: a Domain in this Role's namespace (for a
+	// cluster-scoped Role, a cluster-scoped Domain). A reference never leaves the namespace.
 	// +optional
 	DomainRef *xpv2.Reference `json:"domainRef,omitempty"`
 
-	// DomainSelector selects the Domain whose ID fills DomainID.
+	// DomainSelector selects the Domain whose ID fills DomainID, among the Domains of this Role's
+	// namespace (a cluster-scoped Role: among the cluster-scoped Domains).
 	// +optional
 	DomainSelector *xpv2.Selector `json:"domainSelector,omitempty"`
 
@@ -61,56 +57,4 @@ type RoleObservation struct {
 
 	// Provenance tells whether the role was created, adopted or only observed.
 	Provenance identityv1alpha1.Provenance `json:"provenance,omitempty"`
-}
-
-// A RoleSpec defines the desired state of a Role.
-type RoleSpec struct {
-	xpv2.ClusterManagedResourceSpec `json:",inline"`
-	identityv1alpha1.AdoptionSpec   `json:",inline"`
-
-	ForProvider RoleParameters `json:"forProvider"`
-}
-
-// A RoleStatus represents the observed state of a Role.
-type RoleStatus struct {
-	xpv2.ManagedResourceStatus `json:",inline"`
-	AtProvider                 RoleObservation `json:"atProvider,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// A Role is a Keystone role, global or specific to one domain.
-// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
-// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
-// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
-// +kubebuilder:printcolumn:name="PROVENANCE",type="string",JSONPath=".status.atProvider.provenance",priority=1
-// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
-// +kubebuilder:subresource:status
-// +kubebuilder:resource:scope=Cluster,categories={crossplane,managed,identity,keystone}
-type Role struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-
-	Spec   RoleSpec   `json:"spec"`
-	Status RoleStatus `json:"status,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// RoleList contains a list of Role.
-type RoleList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []Role `json:"items"`
-}
-
-// Role type metadata.
-var (
-	RoleKind             = reflect.TypeFor[Role]().Name()
-	RoleGroupKind        = SchemeGroupVersion.WithKind(RoleKind).GroupKind()
-	RoleGroupVersionKind = SchemeGroupVersion.WithKind(RoleKind)
-)
-
-func init() {
-	SchemeBuilder.Register(&Role{}, &RoleList{})
 }
