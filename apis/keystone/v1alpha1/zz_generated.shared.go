@@ -34,6 +34,16 @@ type (
 	LDAPPool                = ns.LDAPPool
 	LDAPTLS                 = ns.LDAPTLS
 	LDAPUsers               = ns.LDAPUsers
+	MappingDomain           = ns.MappingDomain
+	MappingGroup            = ns.MappingGroup
+	MappingLocal            = ns.MappingLocal
+	MappingObservation      = ns.MappingObservation
+	MappingParameters       = ns.MappingParameters
+	MappingProject          = ns.MappingProject
+	MappingRemote           = ns.MappingRemote
+	MappingRole             = ns.MappingRole
+	MappingRule             = ns.MappingRule
+	MappingUser             = ns.MappingUser
 	PasswordFingerprint     = ns.PasswordFingerprint
 	ProjectObservation      = ns.ProjectObservation
 	ProjectParameters       = ns.ProjectParameters

@@ -10,12 +10,15 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/gophercloud/gophercloud/v2"
 	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/federation"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
-	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
@@ -33,18 +36,33 @@ const (
 	typeName = "Keystone federation mapping"
 )
 
-// Setup adds a controller that reconciles Mapping managed resources.
-func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupKeystone(mgr, o, v1alpha1.MappingGroupVersionKind, &v1alpha1.Mapping{},
-		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.Mapping, federation.Mapping] {
-			return &external{sc: sc}
-		},
-		func(mg *v1alpha1.Mapping) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
+// mr is a Mapping of either scope: the driver is written once against it.
+type mr interface {
+	resource.Managed
+	Parameters() *v1alpha1.MappingParameters
+	Observation() *v1alpha1.MappingObservation
+	GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy
 }
 
-// SetupGated adds the controller once the Mapping CRD is installed.
+// scopes are the Mapping kinds: cluster-scoped (legacy) and namespaced.
+var scopes = []managedkind.Scoped[mr]{
+	{GVK: clusterv1alpha1.MappingGroupVersionKind, Obj: &clusterv1alpha1.Mapping{}},
+	{GVK: v1alpha1.MappingGroupVersionKind, Obj: &v1alpha1.Mapping{}},
+}
+
+// Setup adds the controllers that reconcile Mapping managed resources of both scopes.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupScopes(mgr, o, scopes, setup)
+}
+
+// SetupGated adds each scope's controller once its Mapping CRD is installed.
 func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupGated(mgr, o, v1alpha1.MappingGroupVersionKind, Setup)
+	return managedkind.SetupScopesGated(mgr, o, scopes, setup)
+}
+
+func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
+	return managedkind.SetupKeystone(mgr, o, gvk, obj,
+		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, federation.Mapping] { return &external{sc: sc} }, nil)
 }
 
 // external drives Keystone mappings (gophercloud's federation package) for the adoption engine.
@@ -52,7 +70,7 @@ type external struct {
 	sc *gophercloud.ServiceClient
 }
 
-func (e *external) Get(ctx context.Context, _ *v1alpha1.Mapping, id string) (federation.Mapping, error) {
+func (e *external) Get(ctx context.Context, _ mr, id string) (federation.Mapping, error) {
 	m, err := federation.GetMapping(ctx, e.sc, id).Extract()
 	if err != nil {
 		return federation.Mapping{}, err
@@ -61,8 +79,8 @@ func (e *external) Get(ctx context.Context, _ *v1alpha1.Mapping, id string) (fed
 }
 
 // Find looks the mapping up by the ID the spec chooses, its natural key.
-func (e *external) Find(ctx context.Context, mg *v1alpha1.Mapping) ([]federation.Mapping, error) {
-	m, err := e.Get(ctx, mg, mg.Spec.ForProvider.ID)
+func (e *external) Find(ctx context.Context, mg mr) ([]federation.Mapping, error) {
+	m, err := e.Get(ctx, mg, mg.Parameters().ID)
 	return adoption.FoundByKey(m, err, keystone.IsNotFound)
 }
 
@@ -74,15 +92,15 @@ func (e *external) Describe(m federation.Mapping) adoption.Description {
 	return adoption.Description{ID: m.ID, Type: typeName, Key: m.ID, Markerless: true}
 }
 
-func (e *external) Observe(mg *v1alpha1.Mapping, m federation.Mapping, p identityv1alpha1.Provenance) adoption.Observation {
-	mg.Status.AtProvider = v1alpha1.MappingObservation{ID: m.ID, RuleCount: len(m.Rules), Provenance: p}
-	diff := cmp.Diff(ToKeystone(mg.Spec.ForProvider.Rules), m.Rules, cmpopts.EquateEmpty())
+func (e *external) Observe(mg mr, m federation.Mapping, p identityv1alpha1.Provenance) adoption.Observation {
+	*mg.Observation() = v1alpha1.MappingObservation{ID: m.ID, RuleCount: len(m.Rules), Provenance: p}
+	diff := cmp.Diff(ToKeystone(mg.Parameters().Rules), m.Rules, cmpopts.EquateEmpty())
 	return adoption.Observation{UpToDate: diff == "", Diff: diff}
 }
 
-func (e *external) Create(ctx context.Context, mg *v1alpha1.Mapping, _ provenance.Marker) (string, managed.ConnectionDetails, error) {
-	id := mg.Spec.ForProvider.ID
-	m, err := federation.CreateMapping(ctx, e.sc, id, federation.CreateMappingOpts{Rules: ToKeystone(mg.Spec.ForProvider.Rules)}).Extract()
+func (e *external) Create(ctx context.Context, mg mr, _ provenance.Marker) (string, managed.ConnectionDetails, error) {
+	id := mg.Parameters().ID
+	m, err := federation.CreateMapping(ctx, e.sc, id, federation.CreateMappingOpts{Rules: ToKeystone(mg.Parameters().Rules)}).Extract()
 	if err != nil {
 		return "", nil, keystone.Wrap(err, errCreate, id)
 	}
@@ -90,8 +108,8 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Mapping, _ provenanc
 }
 
 // Update replaces the rules in place (Keystone's PATCH replaces the whole rule list).
-func (e *external) Update(ctx context.Context, mg *v1alpha1.Mapping, m federation.Mapping, _ provenance.Marker) (managed.ConnectionDetails, error) {
-	if _, err := federation.UpdateMapping(ctx, e.sc, m.ID, federation.UpdateMappingOpts{Rules: ToKeystone(mg.Spec.ForProvider.Rules)}).Extract(); err != nil {
+func (e *external) Update(ctx context.Context, mg mr, m federation.Mapping, _ provenance.Marker) (managed.ConnectionDetails, error) {
+	if _, err := federation.UpdateMapping(ctx, e.sc, m.ID, federation.UpdateMappingOpts{Rules: ToKeystone(mg.Parameters().Rules)}).Extract(); err != nil {
 		return nil, keystone.Wrap(err, errUpdate, m.ID)
 	}
 	return nil, nil
@@ -100,7 +118,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Mapping, m federatio
 // Delete refuses while any protocol in Keystone still names the mapping: Keystone would delete
 // it and leave the protocols dangling. Protocol resources also hold a finalizer on the Mapping
 // resource they use, so in a joint deletion they go first and this check passes.
-func (e *external) Delete(ctx context.Context, _ *v1alpha1.Mapping, m federation.Mapping) error {
+func (e *external) Delete(ctx context.Context, _ mr, m federation.Mapping) error {
 	users, err := e.protocolsUsing(ctx, m.ID)
 	if err != nil {
 		return keystone.Wrap(err, errListUsers, m.ID)

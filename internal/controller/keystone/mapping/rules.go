@@ -3,7 +3,7 @@ package mapping
 import (
 	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/federation"
 
-	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 )
 
 // ToKeystone converts the spec's rules to Keystone's rule JSON (gophercloud's types, whose JSON
