@@ -25,33 +25,6 @@ import (
 	client "sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// ResolveReferences of this IdentityProvider.
-func (mg *IdentityProvider) ResolveReferences(ctx context.Context, c client.Reader) error {
-	r := reference.NewAPIResolver(c, mg)
-
-	var rsp reference.ResolutionResponse
-	var err error
-
-	rsp, err = r.Resolve(ctx, reference.ResolutionRequest{
-		CurrentValue: reference.FromPtrValue(mg.Spec.ForProvider.DomainID),
-		Extract:      reference.ExternalName(),
-		Namespace:    mg.GetNamespace(),
-		Reference:    mg.Spec.ForProvider.DomainRef,
-		Selector:     mg.Spec.ForProvider.DomainSelector,
-		To: reference.To{
-			List:    &DomainList{},
-			Managed: &Domain{},
-		},
-	})
-	if err != nil {
-		return errors.Wrap(err, "mg.Spec.ForProvider.DomainID")
-	}
-	mg.Spec.ForProvider.DomainID = reference.ToPtrValue(rsp.ResolvedValue)
-	mg.Spec.ForProvider.DomainRef = rsp.ResolvedReference
-
-	return nil
-}
-
 // ResolveReferences of this Protocol.
 func (mg *Protocol) ResolveReferences(ctx context.Context, c client.Reader) error {
 	r := reference.NewAPIResolver(c, mg)

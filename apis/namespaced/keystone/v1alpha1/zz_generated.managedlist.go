@@ -47,6 +47,15 @@ func (l *GroupList) GetItems() []resource.Managed {
 	return items
 }
 
+// GetItems of this IdentityProviderList.
+func (l *IdentityProviderList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
 // GetItems of this MappingList.
 func (l *MappingList) GetItems() []resource.Managed {
 	items := make([]resource.Managed, len(l.Items))

@@ -59,6 +59,22 @@ func (mg *Group) ResolveReferences(ctx context.Context, c client.Reader) error {
 	return nil
 }
 
+// ResolveReferences of this IdentityProvider, among the resources of its own scope and namespace.
+func (mg *IdentityProvider) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.DomainID), Reference: fp.DomainRef, Selector: fp.DomainSelector,
+		To: reference.To{Managed: &Domain{}, List: &DomainList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.domainId")
+	} else {
+		fp.DomainID, fp.DomainRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	return nil
+}
+
 // ResolveReferences of this Project, among the resources of its own scope and namespace.
 func (mg *Project) ResolveReferences(ctx context.Context, c client.Reader) error {
 	r := reference.NewAPIResolver(c, mg)

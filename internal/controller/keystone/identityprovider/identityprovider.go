@@ -7,13 +7,16 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/gophercloud/gophercloud/v2"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
-	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
@@ -31,28 +34,52 @@ const (
 	typeName = "Keystone identity provider"
 )
 
-// Setup adds a controller that reconciles IdentityProvider managed resources. An identity
-// provider marks the Domain resource it references as used (see internal/usage): Keystone
-// deletes a domain's identity providers with it.
+// mr is an IdentityProvider of either scope: the driver is written once against it.
+type mr interface {
+	resource.Managed
+	Parameters() *v1alpha1.IdentityProviderParameters
+	Observation() *v1alpha1.IdentityProviderObservation
+	GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy
+}
+
+// scopes are the IdentityProvider kinds: cluster-scoped (legacy) and namespaced.
+var scopes = []managedkind.Scoped[mr]{
+	{GVK: clusterv1alpha1.IdentityProviderGroupVersionKind, Obj: &clusterv1alpha1.IdentityProvider{}},
+	{GVK: v1alpha1.IdentityProviderGroupVersionKind, Obj: &v1alpha1.IdentityProvider{}},
+}
+
+// Setup adds the controllers that reconcile IdentityProvider managed resources of both scopes.
+// An identity provider marks the Domain resource it references as used (see internal/usage):
+// Keystone deletes a domain's identity providers with it.
 func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupKeystone(mgr, o, v1alpha1.IdentityProviderGroupVersionKind, &v1alpha1.IdentityProvider{},
-		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.IdentityProvider, keystone.IdentityProvider] {
+	return managedkind.SetupScopes(mgr, o, scopes, setup)
+}
+
+// SetupGated adds each scope's controller once its IdentityProvider CRD is installed.
+func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupScopesGated(mgr, o, scopes, setup)
+}
+
+func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
+	return managedkind.SetupKeystone(mgr, o, gvk, obj,
+		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, keystone.IdentityProvider] {
 			return &external{sc: sc}
-		},
-		func(mg *v1alpha1.IdentityProvider) identityv1alpha1.AdoptionPolicy {
-			return mg.Spec.GetAdoptionPolicy()
-		},
-		managedkind.MarksUsed(mgr, v1alpha1.IdentityProviderKind, usage.Target[*v1alpha1.IdentityProvider]{
-			NewList: func() client.ObjectList { return &v1alpha1.DomainList{} },
-			Used: func(mg *v1alpha1.IdentityProvider) (string, string) {
-				return usage.RefName(mg.Spec.ForProvider.DomainRef), deref(mg.Spec.ForProvider.DomainID)
+		}, nil,
+		managedkind.MarksUsed(mgr, v1alpha1.IdentityProviderKind, usage.Target[mr]{
+			NewList: domains(gvk),
+			Used: func(mg mr) (string, string) {
+				return usage.RefName(mg.Parameters().DomainRef), deref(mg.Parameters().DomainID)
 			},
 		}))
 }
 
-// SetupGated adds the controller once the IdentityProvider CRD is installed.
-func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupGated(mgr, o, v1alpha1.IdentityProviderGroupVersionKind, Setup)
+// domains lists the Domains an IdentityProvider of the kind gvk may use: those of its own
+// scope, where its domain reference resolves.
+func domains(gvk schema.GroupVersionKind) func() client.ObjectList {
+	if gvk.Group == v1alpha1.GroupName {
+		return func() client.ObjectList { return &v1alpha1.DomainList{} }
+	}
+	return func() client.ObjectList { return &clusterv1alpha1.DomainList{} }
 }
 
 // external drives Keystone identity providers for the adoption engine.
@@ -60,13 +87,13 @@ type external struct {
 	sc *gophercloud.ServiceClient
 }
 
-func (e *external) Get(ctx context.Context, _ *v1alpha1.IdentityProvider, id string) (keystone.IdentityProvider, error) {
+func (e *external) Get(ctx context.Context, _ mr, id string) (keystone.IdentityProvider, error) {
 	return keystone.GetIdentityProvider(ctx, e.sc, id)
 }
 
 // Find looks the identity provider up by the ID the spec chooses, its natural key.
-func (e *external) Find(ctx context.Context, mg *v1alpha1.IdentityProvider) ([]keystone.IdentityProvider, error) {
-	idp, err := keystone.GetIdentityProvider(ctx, e.sc, mg.Spec.ForProvider.ID)
+func (e *external) Find(ctx context.Context, mg mr) ([]keystone.IdentityProvider, error) {
+	idp, err := keystone.GetIdentityProvider(ctx, e.sc, mg.Parameters().ID)
 	return adoption.FoundByKey(idp, err, keystone.IsNotFound)
 }
 
@@ -82,13 +109,13 @@ func (e *external) Describe(idp keystone.IdentityProvider) adoption.Description 
 	return d
 }
 
-func (e *external) Observe(mg *v1alpha1.IdentityProvider, idp keystone.IdentityProvider, p identityv1alpha1.Provenance) adoption.Observation {
+func (e *external) Observe(mg mr, idp keystone.IdentityProvider, p identityv1alpha1.Provenance) adoption.Observation {
 	rest, _, _, _ := provenance.ExtractFromText(idp.Description)
-	mg.Status.AtProvider = v1alpha1.IdentityProviderObservation{
+	*mg.Observation() = v1alpha1.IdentityProviderObservation{
 		ID: idp.ID, DomainID: idp.DomainID, Description: rest, Enabled: idp.Enabled,
 		RemoteIDs: idp.RemoteIDs, AuthorizationTTL: toInt32(idp.AuthorizationTTL), Provenance: p,
 	}
-	fp := &mg.Spec.ForProvider
+	fp := mg.Parameters()
 	li := false
 	if fp.Enabled == nil {
 		fp.Enabled, li = &idp.Enabled, true
@@ -98,11 +125,11 @@ func (e *external) Observe(mg *v1alpha1.IdentityProvider, idp keystone.IdentityP
 	return adoption.Observation{UpToDate: diff == "", Diff: diff, LateInitialized: li}
 }
 
-func (e *external) Create(ctx context.Context, mg *v1alpha1.IdentityProvider, m provenance.Marker) (string, managed.ConnectionDetails, error) {
+func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (string, managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return "", nil, err
 	}
-	fp := &mg.Spec.ForProvider
+	fp := mg.Parameters()
 	if fp.DomainID == nil || *fp.DomainID == "" {
 		return "", nil, errors.Errorf(errNoDomain, fp.ID)
 	}
@@ -118,11 +145,11 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.IdentityProvider, m 
 
 // Update patches the managed fields and the description with the marker as its last line. The
 // domain is sent only when it differs: Keystone refuses to change it, and says so.
-func (e *external) Update(ctx context.Context, mg *v1alpha1.IdentityProvider, idp keystone.IdentityProvider, m provenance.Marker) (managed.ConnectionDetails, error) {
+func (e *external) Update(ctx context.Context, mg mr, idp keystone.IdentityProvider, m provenance.Marker) (managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return nil, err
 	}
-	fp := &mg.Spec.ForProvider
+	fp := mg.Parameters()
 	w := desired(fp)
 	if w.DomainID != nil && *w.DomainID == idp.DomainID {
 		w.DomainID = nil
@@ -144,14 +171,14 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.IdentityProvider, id
 // resources that use it hold a finalizer on this resource, so this runs after they are gone.
 // Dependents lists what Keystone would delete with the identity provider: its protocols and
 // the federated identities of the users it federated.
-func (e *external) Dependents(ctx context.Context, _ *v1alpha1.IdentityProvider, idp keystone.IdentityProvider) ([]adoption.Dependent, error) {
+func (e *external) Dependents(ctx context.Context, _ mr, idp keystone.IdentityProvider) ([]adoption.Dependent, error) {
 	return keystone.Gather(
 		func() ([]adoption.Dependent, error) { return keystone.ProtocolsOf(ctx, e.sc, idp.ID) },
 		func() ([]adoption.Dependent, error) { return keystone.FederatedUsers(ctx, e.sc, idp.ID) },
 	)
 }
 
-func (e *external) Delete(ctx context.Context, _ *v1alpha1.IdentityProvider, idp keystone.IdentityProvider) error {
+func (e *external) Delete(ctx context.Context, _ mr, idp keystone.IdentityProvider) error {
 	return keystone.Wrap(keystone.IgnoreNotFound(keystone.DeleteIdentityProvider(ctx, e.sc, idp.ID)), errDelete, idp.ID)
 }
 

@@ -3,15 +3,14 @@ package identityprovider
 import (
 	"fmt"
 
-	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 )
 
 // validate checks, right before a write, what the CRD checks at admission: a resource stored
 // before a rule existed never went through it.
-func validate(mg *v1alpha1.IdentityProvider) error {
-	fp := mg.Spec.ForProvider
+func validate(mg mr) error {
+	fp := *mg.Parameters()
 	fields := []clients.Field{
 		clients.F("spec.forProvider.id", fp.ID, keystone.FederationID),
 		clients.FP("spec.forProvider.domainId", fp.DomainID, keystone.ID),

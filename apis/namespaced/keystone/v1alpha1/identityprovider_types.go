@@ -1,10 +1,6 @@
 package v1alpha1
 
 import (
-	"reflect"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
@@ -26,19 +22,21 @@ type IdentityProviderParameters struct {
 
 	// DomainID is the Keystone ID of the domain federated users are created in.
 	// +optional
-	// +crossplane:generate:reference:type=Domain
-	// +crossplane:generate:reference:refFieldName=DomainRef
-	// +crossplane:generate:reference:selectorFieldName=DomainSelector
+	// +identity:reference:type=Domain
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
 	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9-]+$')",message="domainId must be a Keystone domain ID: letters, digits and hyphens only, as Keystone itself requires (for example 4c0f8d3b9e2a4f5c8a7b6d5e4f3a2b1c, or default for the Default domain)"
 	DomainID *string `json:"domainId,omitempty"`
 
-	// DomainRef references the Domain resource whose ID fills domainId.
+	// DomainRef references the Domain whose ID fills domainId: a Domain in this
+	// IdentityProvider's namespace (for a cluster-scoped IdentityProvider, a cluster-scoped
+	// Domain). A reference never leaves the namespace.
 	// +optional
 	DomainRef *xpv2.Reference `json:"domainRef,omitempty"`
 
-	// DomainSelector selects the Domain resource whose ID fills domainId.
+	// DomainSelector selects the Domain whose ID fills domainId, among the Domains of this
+	// IdentityProvider's namespace (a cluster-scoped IdentityProvider: among the cluster-scoped
+	// Domains).
 	// +optional
 	DomainSelector *xpv2.Selector `json:"domainSelector,omitempty"`
 
@@ -85,57 +83,4 @@ type IdentityProviderObservation struct {
 
 	// Provenance tells whether the identity provider was created, adopted or only observed.
 	Provenance identityv1alpha1.Provenance `json:"provenance,omitempty"`
-}
-
-// An IdentityProviderSpec defines the desired state of an IdentityProvider.
-type IdentityProviderSpec struct {
-	xpv2.ClusterManagedResourceSpec `json:",inline"`
-	identityv1alpha1.AdoptionSpec   `json:",inline"`
-
-	ForProvider IdentityProviderParameters `json:"forProvider"`
-}
-
-// An IdentityProviderStatus represents the observed state of an IdentityProvider.
-type IdentityProviderStatus struct {
-	xpv2.ManagedResourceStatus `json:",inline"`
-	AtProvider                 IdentityProviderObservation `json:"atProvider,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// An IdentityProvider is a Keystone federation identity provider (OS-FEDERATION): an external
-// OIDC or SAML identity provider Keystone trusts.
-// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
-// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
-// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
-// +kubebuilder:printcolumn:name="PROVENANCE",type="string",JSONPath=".status.atProvider.provenance",priority=1
-// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
-// +kubebuilder:subresource:status
-// +kubebuilder:resource:scope=Cluster,categories={crossplane,managed,identity,keystone}
-type IdentityProvider struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-
-	Spec   IdentityProviderSpec   `json:"spec"`
-	Status IdentityProviderStatus `json:"status,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// IdentityProviderList contains a list of IdentityProvider.
-type IdentityProviderList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []IdentityProvider `json:"items"`
-}
-
-// IdentityProvider type metadata.
-var (
-	IdentityProviderKind             = reflect.TypeFor[IdentityProvider]().Name()
-	IdentityProviderGroupKind        = SchemeGroupVersion.WithKind(IdentityProviderKind).GroupKind()
-	IdentityProviderGroupVersionKind = SchemeGroupVersion.WithKind(IdentityProviderKind)
-)
-
-func init() {
-	SchemeBuilder.Register(&IdentityProvider{}, &IdentityProviderList{})
 }
