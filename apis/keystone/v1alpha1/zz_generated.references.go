@@ -99,6 +99,30 @@ func (mg *Project) ResolveReferences(ctx context.Context, c client.Reader) error
 	return nil
 }
 
+// ResolveReferences of this Protocol, among the resources of its own scope and namespace.
+func (mg *Protocol) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.IdentityProviderID), Reference: fp.IdentityProviderRef, Selector: fp.IdentityProviderSelector,
+		To: reference.To{Managed: &IdentityProvider{}, List: &IdentityProviderList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.identityProviderId")
+	} else {
+		fp.IdentityProviderID, fp.IdentityProviderRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.MappingID), Reference: fp.MappingRef, Selector: fp.MappingSelector,
+		To: reference.To{Managed: &Mapping{}, List: &MappingList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.mappingId")
+	} else {
+		fp.MappingID, fp.MappingRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	return nil
+}
+
 // ResolveReferences of this Role, among the resources of its own scope and namespace.
 func (mg *Role) ResolveReferences(ctx context.Context, c client.Reader) error {
 	r := reference.NewAPIResolver(c, mg)

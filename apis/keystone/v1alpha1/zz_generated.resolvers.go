@@ -25,50 +25,6 @@ import (
 	client "sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// ResolveReferences of this Protocol.
-func (mg *Protocol) ResolveReferences(ctx context.Context, c client.Reader) error {
-	r := reference.NewAPIResolver(c, mg)
-
-	var rsp reference.ResolutionResponse
-	var err error
-
-	rsp, err = r.Resolve(ctx, reference.ResolutionRequest{
-		CurrentValue: reference.FromPtrValue(mg.Spec.ForProvider.IdentityProviderID),
-		Extract:      reference.ExternalName(),
-		Namespace:    mg.GetNamespace(),
-		Reference:    mg.Spec.ForProvider.IdentityProviderRef,
-		Selector:     mg.Spec.ForProvider.IdentityProviderSelector,
-		To: reference.To{
-			List:    &IdentityProviderList{},
-			Managed: &IdentityProvider{},
-		},
-	})
-	if err != nil {
-		return errors.Wrap(err, "mg.Spec.ForProvider.IdentityProviderID")
-	}
-	mg.Spec.ForProvider.IdentityProviderID = reference.ToPtrValue(rsp.ResolvedValue)
-	mg.Spec.ForProvider.IdentityProviderRef = rsp.ResolvedReference
-
-	rsp, err = r.Resolve(ctx, reference.ResolutionRequest{
-		CurrentValue: reference.FromPtrValue(mg.Spec.ForProvider.MappingID),
-		Extract:      reference.ExternalName(),
-		Namespace:    mg.GetNamespace(),
-		Reference:    mg.Spec.ForProvider.MappingRef,
-		Selector:     mg.Spec.ForProvider.MappingSelector,
-		To: reference.To{
-			List:    &MappingList{},
-			Managed: &Mapping{},
-		},
-	})
-	if err != nil {
-		return errors.Wrap(err, "mg.Spec.ForProvider.MappingID")
-	}
-	mg.Spec.ForProvider.MappingID = reference.ToPtrValue(rsp.ResolvedValue)
-	mg.Spec.ForProvider.MappingRef = rsp.ResolvedReference
-
-	return nil
-}
-
 // ResolveReferences of this RoleAssignment.
 func (mg *RoleAssignment) ResolveReferences(ctx context.Context, c client.Reader) error {
 	r := reference.NewAPIResolver(c, mg)

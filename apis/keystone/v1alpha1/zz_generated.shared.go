@@ -49,6 +49,8 @@ type (
 	PasswordFingerprint         = ns.PasswordFingerprint
 	ProjectObservation          = ns.ProjectObservation
 	ProjectParameters           = ns.ProjectParameters
+	ProtocolObservation         = ns.ProtocolObservation
+	ProtocolParameters          = ns.ProtocolParameters
 	RoleObservation             = ns.RoleObservation
 	RoleParameters              = ns.RoleParameters
 	UserObservation             = ns.UserObservation

@@ -7,13 +7,16 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/gophercloud/gophercloud/v2"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
-	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
@@ -31,33 +34,60 @@ const (
 	typeName = "Keystone federation protocol"
 )
 
-// Setup adds a controller that reconciles Protocol managed resources. A protocol marks the
-// IdentityProvider and Mapping resources it uses (see internal/usage), so that they are deleted
-// in Keystone only after it.
+// mr is a Protocol of either scope: the driver is written once against it.
+type mr interface {
+	resource.Managed
+	Parameters() *v1alpha1.ProtocolParameters
+	Observation() *v1alpha1.ProtocolObservation
+	GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy
+}
+
+// scopes are the Protocol kinds: cluster-scoped (legacy) and namespaced.
+var scopes = []managedkind.Scoped[mr]{
+	{GVK: clusterv1alpha1.ProtocolGroupVersionKind, Obj: &clusterv1alpha1.Protocol{}},
+	{GVK: v1alpha1.ProtocolGroupVersionKind, Obj: &v1alpha1.Protocol{}},
+}
+
+// Setup adds the controllers that reconcile Protocol managed resources of both scopes. A
+// protocol marks the IdentityProvider and Mapping resources it uses (see internal/usage), so
+// that they are deleted in Keystone only after it.
 func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupKeystone(mgr, o, v1alpha1.ProtocolGroupVersionKind, &v1alpha1.Protocol{},
-		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.Protocol, keystone.Protocol] {
-			return &external{sc: sc}
-		},
-		func(mg *v1alpha1.Protocol) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
+	return managedkind.SetupScopes(mgr, o, scopes, setup)
+}
+
+// SetupGated adds each scope's controller once its Protocol CRD is installed.
+func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupScopesGated(mgr, o, scopes, setup)
+}
+
+func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
+	idps, mappings := usedLists(gvk)
+	return managedkind.SetupKeystone(mgr, o, gvk, obj,
+		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, keystone.Protocol] { return &external{sc: sc} }, nil,
 		managedkind.MarksUsed(mgr, v1alpha1.ProtocolKind,
-			usage.Target[*v1alpha1.Protocol]{
-				NewList: func() client.ObjectList { return &v1alpha1.IdentityProviderList{} },
-				Used: func(mg *v1alpha1.Protocol) (string, string) {
-					return usage.RefName(mg.Spec.ForProvider.IdentityProviderRef), deref(mg.Spec.ForProvider.IdentityProviderID)
+			usage.Target[mr]{
+				NewList: idps,
+				Used: func(mg mr) (string, string) {
+					return usage.RefName(mg.Parameters().IdentityProviderRef), deref(mg.Parameters().IdentityProviderID)
 				},
 			},
-			usage.Target[*v1alpha1.Protocol]{
-				NewList: func() client.ObjectList { return &v1alpha1.MappingList{} },
-				Used: func(mg *v1alpha1.Protocol) (string, string) {
-					return usage.RefName(mg.Spec.ForProvider.MappingRef), deref(mg.Spec.ForProvider.MappingID)
+			usage.Target[mr]{
+				NewList: mappings,
+				Used: func(mg mr) (string, string) {
+					return usage.RefName(mg.Parameters().MappingRef), deref(mg.Parameters().MappingID)
 				},
 			}))
 }
 
-// SetupGated adds the controller once the Protocol CRD is installed.
-func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupGated(mgr, o, v1alpha1.ProtocolGroupVersionKind, Setup)
+// usedLists list the IdentityProviders and Mappings a Protocol of the kind gvk may use: those
+// of its own scope, where its references resolve.
+func usedLists(gvk schema.GroupVersionKind) (idps, mappings func() client.ObjectList) {
+	if gvk.Group == v1alpha1.GroupName {
+		return func() client.ObjectList { return &v1alpha1.IdentityProviderList{} },
+			func() client.ObjectList { return &v1alpha1.MappingList{} }
+	}
+	return func() client.ObjectList { return &clusterv1alpha1.IdentityProviderList{} },
+		func() client.ObjectList { return &clusterv1alpha1.MappingList{} }
 }
 
 // ExternalName of a protocol: <identity provider ID>/<protocol ID>. A protocol's ID is unique
@@ -65,11 +95,11 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 func ExternalName(idp, id string) string { return idp + "/" + id }
 
 // parse splits an external name; a bare protocol ID belongs to the spec's identity provider.
-func parse(mg *v1alpha1.Protocol, ext string) (idp, id string) {
+func parse(mg mr, ext string) (idp, id string) {
 	if i := strings.LastIndex(ext, "/"); i >= 0 {
 		return ext[:i], ext[i+1:]
 	}
-	return deref(mg.Spec.ForProvider.IdentityProviderID), ext
+	return deref(mg.Parameters().IdentityProviderID), ext
 }
 
 // external drives Keystone protocols for the adoption engine.
@@ -79,7 +109,7 @@ type external struct {
 
 // Get reads the protocol from its identity provider's list, the only read that includes
 // remote_id_attribute.
-func (e *external) Get(ctx context.Context, mg *v1alpha1.Protocol, ext string) (keystone.Protocol, error) {
+func (e *external) Get(ctx context.Context, mg mr, ext string) (keystone.Protocol, error) {
 	idp, id := parse(mg, ext)
 	p, err := keystone.ReadProtocol(ctx, e.sc, idp, id)
 	p.IdentityProviderID = idp
@@ -87,8 +117,8 @@ func (e *external) Get(ctx context.Context, mg *v1alpha1.Protocol, ext string) (
 }
 
 // Find looks the protocol up by its identity provider and ID, its natural key.
-func (e *external) Find(ctx context.Context, mg *v1alpha1.Protocol) ([]keystone.Protocol, error) {
-	fp := &mg.Spec.ForProvider
+func (e *external) Find(ctx context.Context, mg mr) ([]keystone.Protocol, error) {
+	fp := mg.Parameters()
 	if fp.IdentityProviderID == nil {
 		return nil, nil
 	}
@@ -104,12 +134,12 @@ func (e *external) Describe(p keystone.Protocol) adoption.Description {
 	return adoption.Description{ID: ExternalName(p.IdentityProviderID, p.ID), Type: typeName, Key: p.ID, Markerless: true}
 }
 
-func (e *external) Observe(mg *v1alpha1.Protocol, p keystone.Protocol, pv identityv1alpha1.Provenance) adoption.Observation {
-	mg.Status.AtProvider = v1alpha1.ProtocolObservation{
+func (e *external) Observe(mg mr, p keystone.Protocol, pv identityv1alpha1.Provenance) adoption.Observation {
+	*mg.Observation() = v1alpha1.ProtocolObservation{
 		ID: ExternalName(p.IdentityProviderID, p.ID), IdentityProviderID: p.IdentityProviderID, MappingID: p.MappingID,
 		RemoteIDAttribute: p.RemoteIDAttribute, Provenance: pv,
 	}
-	fp := &mg.Spec.ForProvider
+	fp := mg.Parameters()
 	want := keystone.ProtocolOpts{MappingID: deref(fp.MappingID), RemoteIDAttribute: fp.RemoteIDAttribute}
 	have := keystone.ProtocolOpts{MappingID: p.MappingID}
 	if fp.RemoteIDAttribute != nil {
@@ -119,11 +149,11 @@ func (e *external) Observe(mg *v1alpha1.Protocol, p keystone.Protocol, pv identi
 	return adoption.Observation{UpToDate: diff == "", Diff: diff}
 }
 
-func (e *external) Create(ctx context.Context, mg *v1alpha1.Protocol, _ provenance.Marker) (string, managed.ConnectionDetails, error) {
+func (e *external) Create(ctx context.Context, mg mr, _ provenance.Marker) (string, managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return "", nil, err
 	}
-	fp := &mg.Spec.ForProvider
+	fp := mg.Parameters()
 	if fp.IdentityProviderID == nil || fp.MappingID == nil {
 		return "", nil, errors.Errorf(errNotResolved, fp.ID)
 	}
@@ -134,11 +164,11 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Protocol, _ provenan
 	return ExternalName(idp, fp.ID), nil, nil
 }
 
-func (e *external) Update(ctx context.Context, mg *v1alpha1.Protocol, p keystone.Protocol, _ provenance.Marker) (managed.ConnectionDetails, error) {
+func (e *external) Update(ctx context.Context, mg mr, p keystone.Protocol, _ provenance.Marker) (managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return nil, err
 	}
-	fp := &mg.Spec.ForProvider
+	fp := mg.Parameters()
 	opts := keystone.ProtocolOpts{MappingID: p.MappingID, RemoteIDAttribute: fp.RemoteIDAttribute}
 	if fp.MappingID != nil {
 		opts.MappingID = *fp.MappingID
@@ -149,7 +179,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Protocol, p keystone
 	return nil, nil
 }
 
-func (e *external) Delete(ctx context.Context, _ *v1alpha1.Protocol, p keystone.Protocol) error {
+func (e *external) Delete(ctx context.Context, _ mr, p keystone.Protocol) error {
 	err := keystone.DeleteProtocol(ctx, e.sc, p.IdentityProviderID, p.ID)
 	return keystone.Wrap(keystone.IgnoreNotFound(err), errDelete, p.ID, p.IdentityProviderID)
 }
