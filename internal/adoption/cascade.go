@@ -173,19 +173,22 @@ func judge(ctx context.Context, owners Owners, installation string, ds []Depende
 		}
 		j.owner = st.Resource
 		m := d.Marker
+		// Owners are named for users: a namespaced one with its namespace, since resources of
+		// different namespaces may share names.
+		owner := ResourceLabel(st.Resource)
 		switch {
 		case m != nil && m.Installation != installation:
 			j.why = fmt.Sprintf("managed by another installation %q", m.Installation)
 		case st.Resource == "" && m != nil:
-			j.why = fmt.Sprintf("left behind by %s of this installation, which no longer exists", m.Resource)
+			j.why = fmt.Sprintf("left behind by %s of this installation, which no longer exists", ResourceLabel(m.Resource))
 		case st.Resource == "":
 			j.why = "not created or adopted by this installation"
 		case st.Deleting:
-			j.why, j.waiting = "being deleted by "+st.Resource, true
+			j.why, j.waiting = "being deleted by "+owner, true
 		case st.Keeps:
-			j.why = st.Resource + " keeps it (deletionPolicy Orphan or no Delete management policy)"
+			j.why = owner + " keeps it (deletionPolicy Orphan or no Delete management policy)"
 		default:
-			j.why = "still managed by " + st.Resource
+			j.why = "still managed by " + owner
 		}
 		out = append(out, j)
 	}

@@ -64,6 +64,7 @@ func dependent(id string, m *provenance.Marker) Dependent {
 
 func TestDeleteWithDependents(t *testing.T) {
 	const projectKind = "Project.keystone.identity.crossplane.io"
+	const nsProjectKind = "Project.keystone.identity.m.crossplane.io"
 	errBoom := errors.New("boom")
 	type want struct {
 		deleted  bool
@@ -126,6 +127,26 @@ func TestDeleteWithDependents(t *testing.T) {
 			want: want{blocked: true, reason: ReasonDependentsDeleting, contains: []string{
 				"being deleted by " + projectKind + "/a", "being deleted by RoleAssignment.x/ra", "goes ahead by itself"},
 				waits: []string{groupKind + "/a waits for " + projectKind + "/a,RoleAssignment.x/ra"}},
+		},
+		"NamespacedOwnersAreNamedWithTheirNamespace": {
+			dependents: []Dependent{
+				dependent("1", marked("here", nsProjectKind+"/team-a/kept")),
+				dependent("2", marked("here", nsProjectKind+"/team-a/live")),
+				dependent("3", marked("here", nsProjectKind+"/team-b/gone")),
+				{Description: Description{ID: "k", Type: "Keystone role assignment", Key: "r", Markerless: true}, Kind: "RoleAssignment.x", ExternalName: "k"},
+			},
+			owners: cascadeOwners{
+				byMarker: map[string]OwnerState{
+					nsProjectKind + "/team-a/kept": {Resource: nsProjectKind + "/team-a/kept", Keeps: true},
+					nsProjectKind + "/team-a/live": {Resource: nsProjectKind + "/team-a/live"},
+				},
+				byName: map[string]OwnerState{"RoleAssignment.x|k": {Resource: "RoleAssignment.m.x/team-a/ra", Deleting: true}},
+			},
+			want: want{blocked: true, reason: ReasonForeignDependents, contains: []string{
+				nsProjectKind + ` "kept" in namespace team-a keeps it`,
+				"still managed by " + nsProjectKind + ` "live" in namespace team-a`,
+				"left behind by " + nsProjectKind + ` "gone" in namespace team-b of this installation`,
+				`being deleted by RoleAssignment.m.x "ra" in namespace team-a`}},
 		},
 		"OneForeignAmongWaitedFor": {
 			dependents: []Dependent{dependent("1", marked("here", projectKind+"/a")), dependent("2", nil)},

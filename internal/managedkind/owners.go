@@ -2,6 +2,7 @@ package managedkind
 
 import (
 	"context"
+	"strings"
 
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -65,21 +66,46 @@ func (o Owners) ByMarker(ctx context.Context, res string) (adoption.OwnerState, 
 	return stateOf(res, mg), nil
 }
 
-// ByExternalName reports on the resource of a kind whose external name is name.
+// ByExternalName reports on the resource of a kind whose external name is name. A kind exists
+// in both scopes (docs/adr/0005-crossplane-v2-scopes.md) and its resources of either scope
+// manage the same external objects, so the kind's twin in the other scope is asked too: a
+// markerless object (a role assignment, a protocol) may be a namespaced resource's.
 func (o Owners) ByExternalName(ctx context.Context, kind, name string) (adoption.OwnerState, error) {
-	list, ok := o.newObject(kind, "List").(resource.ManagedList)
-	if !ok {
-		return adoption.OwnerState{}, nil
-	}
-	if err := o.Kube.List(ctx, list, client.MatchingFields{IndexExternalName: name}); err != nil {
-		return adoption.OwnerState{}, err
-	}
-	for _, mg := range list.GetItems() {
-		if meta.GetExternalName(mg) == name {
-			return stateOf(provenance.ResourceName(kind, mg.GetNamespace(), mg.GetName()), mg), nil
+	for _, k := range []string{kind, otherScope(kind)} {
+		list, ok := o.newObject(k, "List").(resource.ManagedList)
+		if k == "" || !ok {
+			continue
+		}
+		if err := o.Kube.List(ctx, list, client.MatchingFields{IndexExternalName: name}); err != nil {
+			return adoption.OwnerState{}, err
+		}
+		for _, mg := range list.GetItems() {
+			if meta.GetExternalName(mg) == name {
+				return stateOf(provenance.ResourceName(k, mg.GetNamespace(), mg.GetName()), mg), nil
+			}
 		}
 	}
 	return adoption.OwnerState{}, nil
+}
+
+// Crossplane v2 puts a kind's namespaced twin into the group with .m. before crossplane.io.
+const (
+	clusterGroupSuffix    = ".crossplane.io"
+	namespacedGroupSuffix = ".m.crossplane.io"
+)
+
+// otherScope is the group-qualified kind of a kind's twin in the other scope:
+// RoleAssignment.keystone.identity.m.crossplane.io for
+// RoleAssignment.keystone.identity.crossplane.io and the other way round; "" for a kind of
+// neither form.
+func otherScope(groupKind string) string {
+	switch {
+	case strings.HasSuffix(groupKind, namespacedGroupSuffix):
+		return strings.TrimSuffix(groupKind, namespacedGroupSuffix) + clusterGroupSuffix
+	case strings.HasSuffix(groupKind, clusterGroupSuffix):
+		return strings.TrimSuffix(groupKind, clusterGroupSuffix) + namespacedGroupSuffix
+	}
+	return ""
 }
 
 // newObject returns a new object of a group-qualified kind (Kind.group) of the scheme, with

@@ -1,0 +1,101 @@
+package managedkind
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	nsv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+)
+
+// A markerless object's resource is found in either scope, whichever scope's kind is asked.
+func TestOwnersByExternalName(t *testing.T) {
+	const (
+		clusterKind = "Protocol.keystone.identity.crossplane.io"
+		nsKind      = "Protocol.keystone.identity.m.crossplane.io"
+	)
+	// Both delete their objects: the state reported is that of a resource still managing it.
+	all := xpv2.ManagementPolicies{xpv2.ManagementActionAll}
+	clusterP := func(name, ext string) client.Object {
+		p := &clusterv1alpha1.Protocol{ObjectMeta: metav1.ObjectMeta{Name: name}}
+		p.SetManagementPolicies(all)
+		p.SetDeletionPolicy(xpv2.DeletionDelete)
+		meta.SetExternalName(p, ext)
+		return p
+	}
+	nsP := func(ns, name, ext string) client.Object {
+		p := &nsv1alpha1.Protocol{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+		p.SetManagementPolicies(all)
+		meta.SetExternalName(p, ext)
+		return p
+	}
+	errBoom := errors.New("boom")
+	type want struct {
+		st  adoption.OwnerState
+		err error
+	}
+	cases := map[string]struct {
+		kind, name string
+		objs       []client.Object
+		listErr    error
+		want       want
+	}{
+		"ClusterResourceOfTheAskedKind": {
+			kind: clusterKind, name: "idp/openid", objs: []client.Object{clusterP("p", "idp/openid"), nsP("team-a", "p", "idp/other")},
+			want: want{st: adoption.OwnerState{Resource: clusterKind + "/p"}},
+		},
+		"NamespacedTwinOfAClusterKind": {
+			kind: clusterKind, name: "idp/openid", objs: []client.Object{clusterP("p", "idp/other"), nsP("team-a", "p", "idp/openid")},
+			want: want{st: adoption.OwnerState{Resource: nsKind + "/team-a/p"}},
+		},
+		"ClusterTwinOfANamespacedKind": {
+			kind: nsKind, name: "idp/openid", objs: []client.Object{clusterP("p", "idp/openid")},
+			want: want{st: adoption.OwnerState{Resource: clusterKind + "/p"}},
+		},
+		"NoneInEitherScope": {
+			kind: clusterKind, name: "idp/openid", objs: []client.Object{clusterP("p", "idp/other"), nsP("team-a", "p", "idp/other")},
+		},
+		"KindOfNoScope": {
+			kind: "Protocol.example.org", name: "idp/openid", objs: []client.Object{clusterP("p", "idp/openid")},
+		},
+		"ListFails": {
+			kind: clusterKind, name: "idp/openid", listErr: errBoom,
+			want: want{err: errBoom},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := runtime.NewScheme()
+			for _, add := range []func(*runtime.Scheme) error{clusterv1alpha1.SchemeBuilder.AddToScheme, nsv1alpha1.SchemeBuilder.AddToScheme} {
+				if err := add(s); err != nil {
+					t.Fatal(err)
+				}
+			}
+			b := fake.NewClientBuilder().WithScheme(s).WithObjects(tc.objs...).
+				WithIndex(&clusterv1alpha1.Protocol{}, IndexExternalName, externalNameIndex).
+				WithIndex(&nsv1alpha1.Protocol{}, IndexExternalName, externalNameIndex)
+			if tc.listErr != nil {
+				b = b.WithInterceptorFuncs(interceptor.Funcs{List: func(context.Context, client.WithWatch, client.ObjectList, ...client.ListOption) error {
+					return tc.listErr
+				}})
+			}
+			st, err := Owners{Kube: b.Build(), Scheme: s}.ByExternalName(context.Background(), tc.kind, tc.name)
+			if diff := cmp.Diff(tc.want, want{st: st, err: err}, cmp.AllowUnexported(want{}), cmpopts.EquateErrors()); diff != "" {
+				t.Errorf("ByExternalName(%s, %s): -want +got:\n%s", tc.kind, tc.name, diff)
+			}
+		})
+	}
+}
