@@ -139,6 +139,54 @@ func (mg *Role) ResolveReferences(ctx context.Context, c client.Reader) error {
 	return nil
 }
 
+// ResolveReferences of this RoleAssignment, among the resources of its own scope and namespace.
+func (mg *RoleAssignment) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.RoleID), Reference: fp.RoleRef, Selector: fp.RoleSelector,
+		To: reference.To{Managed: &Role{}, List: &RoleList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.roleId")
+	} else {
+		fp.RoleID, fp.RoleRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.UserID), Reference: fp.UserRef, Selector: fp.UserSelector,
+		To: reference.To{Managed: &User{}, List: &UserList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.userId")
+	} else {
+		fp.UserID, fp.UserRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.GroupID), Reference: fp.GroupRef, Selector: fp.GroupSelector,
+		To: reference.To{Managed: &Group{}, List: &GroupList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.groupId")
+	} else {
+		fp.GroupID, fp.GroupRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.ProjectID), Reference: fp.ProjectRef, Selector: fp.ProjectSelector,
+		To: reference.To{Managed: &Project{}, List: &ProjectList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.projectId")
+	} else {
+		fp.ProjectID, fp.ProjectRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.DomainID), Reference: fp.DomainRef, Selector: fp.DomainSelector,
+		To: reference.To{Managed: &Domain{}, List: &DomainList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.domainId")
+	} else {
+		fp.DomainID, fp.DomainRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	return nil
+}
+
 // ResolveReferences of this User, among the resources of its own scope and namespace.
 func (mg *User) ResolveReferences(ctx context.Context, c client.Reader) error {
 	r := reference.NewAPIResolver(c, mg)

@@ -51,6 +51,8 @@ type (
 	ProjectParameters           = ns.ProjectParameters
 	ProtocolObservation         = ns.ProtocolObservation
 	ProtocolParameters          = ns.ProtocolParameters
+	RoleAssignmentObservation   = ns.RoleAssignmentObservation
+	RoleAssignmentParameters    = ns.RoleAssignmentParameters
 	RoleObservation             = ns.RoleObservation
 	RoleParameters              = ns.RoleParameters
 	UserObservation             = ns.UserObservation

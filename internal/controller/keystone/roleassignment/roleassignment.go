@@ -23,13 +23,16 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/gophercloud/gophercloud/v2"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
-	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
@@ -95,18 +98,33 @@ func (a assignment) url(sc *gophercloud.ServiceClient) string {
 	return sc.ServiceURL(parts...)
 }
 
-// Setup adds a controller that reconciles RoleAssignment managed resources.
-func Setup(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupKeystone(mgr, o, v1alpha1.RoleAssignmentGroupVersionKind, &v1alpha1.RoleAssignment{},
-		func(sc *gophercloud.ServiceClient) adoption.Driver[*v1alpha1.RoleAssignment, assignment] {
-			return &external{sc: sc}
-		},
-		func(mg *v1alpha1.RoleAssignment) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() })
+// mr is a RoleAssignment of either scope: the driver is written once against it.
+type mr interface {
+	resource.Managed
+	Parameters() *v1alpha1.RoleAssignmentParameters
+	Observation() *v1alpha1.RoleAssignmentObservation
+	GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy
 }
 
-// SetupGated adds the controller once the RoleAssignment CRD is installed.
+// scopes are the RoleAssignment kinds: cluster-scoped (legacy) and namespaced.
+var scopes = []managedkind.Scoped[mr]{
+	{GVK: clusterv1alpha1.RoleAssignmentGroupVersionKind, Obj: &clusterv1alpha1.RoleAssignment{}},
+	{GVK: v1alpha1.RoleAssignmentGroupVersionKind, Obj: &v1alpha1.RoleAssignment{}},
+}
+
+// Setup adds the controllers that reconcile RoleAssignment managed resources of both scopes.
+func Setup(mgr ctrl.Manager, o managedkind.Options) error {
+	return managedkind.SetupScopes(mgr, o, scopes, setup)
+}
+
+// SetupGated adds each scope's controller once its RoleAssignment CRD is installed.
 func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
-	return managedkind.SetupGated(mgr, o, v1alpha1.RoleAssignmentGroupVersionKind, Setup)
+	return managedkind.SetupScopesGated(mgr, o, scopes, setup)
+}
+
+func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
+	return managedkind.SetupKeystone(mgr, o, gvk, obj,
+		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, assignment] { return &external{sc: sc} }, nil)
 }
 
 // external drives Keystone role assignments for the adoption engine.
@@ -115,7 +133,7 @@ type external struct {
 }
 
 // Get checks that the assignment named by the external name exists: one HEAD.
-func (e *external) Get(ctx context.Context, _ *v1alpha1.RoleAssignment, id string) (assignment, error) {
+func (e *external) Get(ctx context.Context, _ mr, id string) (assignment, error) {
 	a, err := parseKey(id)
 	if err != nil {
 		return a, err
@@ -124,7 +142,7 @@ func (e *external) Get(ctx context.Context, _ *v1alpha1.RoleAssignment, id strin
 }
 
 // Find checks whether the assignment the spec names exists. There is at most one.
-func (e *external) Find(ctx context.Context, mg *v1alpha1.RoleAssignment) ([]assignment, error) {
+func (e *external) Find(ctx context.Context, mg mr) ([]assignment, error) {
 	a, err := desired(mg)
 	if err != nil {
 		if meta.WasDeleted(mg) {
@@ -161,7 +179,7 @@ func (e *external) Describe(a assignment) adoption.Description {
 
 // Observe records the assignment. Existing is all there is to being up to date, unless the
 // spec now names another assignment than the one this resource manages.
-func (e *external) Observe(mg *v1alpha1.RoleAssignment, a assignment, p identityv1alpha1.Provenance) adoption.Observation {
+func (e *external) Observe(mg mr, a assignment, p identityv1alpha1.Provenance) adoption.Observation {
 	o := v1alpha1.RoleAssignmentObservation{ID: a.Key(), RoleID: a.RoleID, Inherited: a.Inherited, Provenance: p}
 	switch a.Actor {
 	case "user":
@@ -175,7 +193,7 @@ func (e *external) Observe(mg *v1alpha1.RoleAssignment, a assignment, p identity
 	case "domain":
 		o.DomainID = a.TargetID
 	}
-	mg.Status.AtProvider = o
+	*mg.Observation() = o
 	want, err := desired(mg)
 	if err != nil {
 		// Unresolved references fail the reconcile before Observe; treat as no change.
@@ -189,7 +207,7 @@ func (e *external) Observe(mg *v1alpha1.RoleAssignment, a assignment, p identity
 // it cannot tell an assignment made since Observe's HEAD (by hand, by another installation) from
 // a new one: a HEAD right before the PUT refuses such an assignment instead of claiming it, and
 // leaves only the round trip between the two for a race.
-func (e *external) Create(ctx context.Context, mg *v1alpha1.RoleAssignment, _ provenance.Marker) (string, managed.ConnectionDetails, error) {
+func (e *external) Create(ctx context.Context, mg mr, _ provenance.Marker) (string, managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return "", nil, err
 	}
@@ -212,7 +230,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.RoleAssignment, _ pr
 // Update has nothing to write: an assignment has no fields, and its marker lives on the
 // resource (the engine stamps it on adoption). A spec that now names another assignment is
 // refused rather than silently leaving the old one behind.
-func (e *external) Update(_ context.Context, mg *v1alpha1.RoleAssignment, a assignment, _ provenance.Marker) (managed.ConnectionDetails, error) {
+func (e *external) Update(_ context.Context, mg mr, a assignment, _ provenance.Marker) (managed.ConnectionDetails, error) {
 	if err := validate(mg); err != nil {
 		return nil, err
 	}
@@ -227,14 +245,14 @@ func (e *external) Update(_ context.Context, mg *v1alpha1.RoleAssignment, a assi
 }
 
 // Delete unassigns the observed assignment, the one this resource owns.
-func (e *external) Delete(ctx context.Context, _ *v1alpha1.RoleAssignment, a assignment) error {
+func (e *external) Delete(ctx context.Context, _ mr, a assignment) error {
 	_, err := e.sc.Delete(ctx, a.url(e.sc), &gophercloud.RequestOpts{OkCodes: []int{http.StatusNoContent}})
 	return keystone.Wrap(keystone.IgnoreNotFound(err), errUnassign, a.Key())
 }
 
 // desired is the assignment the spec names, with its references resolved.
-func desired(mg *v1alpha1.RoleAssignment) (assignment, error) {
-	fp := &mg.Spec.ForProvider
+func desired(mg mr) (assignment, error) {
+	fp := mg.Parameters()
 	a := assignment{RoleID: deref(fp.RoleID), Inherited: fp.Inherited != nil && *fp.Inherited}
 	switch {
 	case fp.UserID != nil || fp.UserRef != nil || fp.UserSelector != nil:

@@ -451,10 +451,9 @@ func TestRequests(t *testing.T) {
 func TestAssignmentMadeBetweenObserveAndCreate(t *testing.T) {
 	const direct = "/v3/projects/p/users/u/roles/r"
 	f := &fakeKeystone{status: map[string]int{"PUT " + direct: 204}}
-	newExternal := func() *adoption.External[*v1alpha1.RoleAssignment, assignment] {
-		return adoption.NewExternal[*v1alpha1.RoleAssignment, assignment](&external{sc: f.client(t)}, adoption.Config[*v1alpha1.RoleAssignment]{
+	newExternal := func() *adoption.External[mr, assignment] {
+		return adoption.NewExternal[mr, assignment](&external{sc: f.client(t)}, adoption.Config[mr]{
 			GroupKind: "RoleAssignment.keystone.identity.crossplane.io", Installation: "i",
-			Policy: func(mg *v1alpha1.RoleAssignment) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
 		})
 	}
 	mg := newRA(v1alpha1.RoleAssignmentParameters{RoleID: ptr("r"), UserID: ptr("u"), ProjectID: ptr("p")})

@@ -1,15 +1,14 @@
 package roleassignment
 
 import (
-	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 )
 
 // validate checks, right before a write, what the CRD checks at admission: a resource stored
 // before a rule existed never went through it.
-func validate(mg *v1alpha1.RoleAssignment) error {
-	fp := mg.Spec.ForProvider
+func validate(mg mr) error {
+	fp := *mg.Parameters()
 	return clients.CheckFields(typeName, mg.GetName(),
 		clients.FP("spec.forProvider.roleId", fp.RoleID, keystone.ID),
 		clients.FP("spec.forProvider.projectId", fp.ProjectID, keystone.ID),

@@ -1,10 +1,6 @@
 package v1alpha1
 
 import (
-	"reflect"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
@@ -27,17 +23,17 @@ type RoleAssignmentParameters struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="roleId cannot be changed: create another RoleAssignment instead"
-	// +crossplane:generate:reference:type=Role
-	// +crossplane:generate:reference:refFieldName=RoleRef
-	// +crossplane:generate:reference:selectorFieldName=RoleSelector
+	// +identity:reference:type=Role
 	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9-]+$')",message="roleId must be a Keystone role ID: letters, digits and hyphens only, as Keystone itself requires (for example 4c0f8d3b9e2a4f5c8a7b6d5e4f3a2b1c)"
 	RoleID *string `json:"roleId,omitempty"`
 
-	// RoleRef references the Role whose ID fills RoleID.
+	// RoleRef references the Role whose ID fills RoleID: a Role in this RoleAssignment's namespace (for a
+	// cluster-scoped RoleAssignment, a cluster-scoped Role). A reference never leaves the namespace.
 	// +optional
 	RoleRef *xpv2.Reference `json:"roleRef,omitempty"`
 
-	// RoleSelector selects the Role whose ID fills RoleID.
+	// RoleSelector selects the Role whose ID fills RoleID, among the Roles of this RoleAssignment's
+	// namespace (a cluster-scoped RoleAssignment: among the cluster-scoped Roles).
 	// +optional
 	RoleSelector *xpv2.Selector `json:"roleSelector,omitempty"`
 
@@ -47,17 +43,17 @@ type RoleAssignmentParameters struct {
 	// +kubebuilder:validation:MaxLength=64
 	// +kubebuilder:validation:Pattern=`^[^/]+$`
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="userId cannot be changed: create another RoleAssignment instead"
-	// +crossplane:generate:reference:type=User
-	// +crossplane:generate:reference:refFieldName=UserRef
-	// +crossplane:generate:reference:selectorFieldName=UserSelector
+	// +identity:reference:type=User
 	// +kubebuilder:validation:XValidation:rule="!self.matches('[\\x00-\\x1f\\x7f]') && self != '.' && self != '..'",message="userId must be a Keystone ID without control characters, and not . or .. (it is a segment of the assignment's URL)"
 	UserID *string `json:"userId,omitempty"`
 
-	// UserRef references the User whose ID fills UserID.
+	// UserRef references the User whose ID fills UserID: a User in this RoleAssignment's namespace (for a
+	// cluster-scoped RoleAssignment, a cluster-scoped User). A reference never leaves the namespace.
 	// +optional
 	UserRef *xpv2.Reference `json:"userRef,omitempty"`
 
-	// UserSelector selects the User whose ID fills UserID.
+	// UserSelector selects the User whose ID fills UserID, among the Users of this RoleAssignment's
+	// namespace (a cluster-scoped RoleAssignment: among the cluster-scoped Users).
 	// +optional
 	UserSelector *xpv2.Selector `json:"userSelector,omitempty"`
 
@@ -67,17 +63,17 @@ type RoleAssignmentParameters struct {
 	// +kubebuilder:validation:MaxLength=64
 	// +kubebuilder:validation:Pattern=`^[^/]+$`
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="groupId cannot be changed: create another RoleAssignment instead"
-	// +crossplane:generate:reference:type=Group
-	// +crossplane:generate:reference:refFieldName=GroupRef
-	// +crossplane:generate:reference:selectorFieldName=GroupSelector
+	// +identity:reference:type=Group
 	// +kubebuilder:validation:XValidation:rule="!self.matches('[\\x00-\\x1f\\x7f]') && self != '.' && self != '..'",message="groupId must be a Keystone ID without control characters, and not . or .. (it is a segment of the assignment's URL)"
 	GroupID *string `json:"groupId,omitempty"`
 
-	// GroupRef references the Group whose ID fills GroupID.
+	// GroupRef references the Group whose ID fills GroupID: a Group in this RoleAssignment's namespace (for a
+	// cluster-scoped RoleAssignment, a cluster-scoped Group). A reference never leaves the namespace.
 	// +optional
 	GroupRef *xpv2.Reference `json:"groupRef,omitempty"`
 
-	// GroupSelector selects the Group whose ID fills GroupID.
+	// GroupSelector selects the Group whose ID fills GroupID, among the Groups of this RoleAssignment's
+	// namespace (a cluster-scoped RoleAssignment: among the cluster-scoped Groups).
 	// +optional
 	GroupSelector *xpv2.Selector `json:"groupSelector,omitempty"`
 
@@ -86,17 +82,17 @@ type RoleAssignmentParameters struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="projectId cannot be changed: create another RoleAssignment instead"
-	// +crossplane:generate:reference:type=Project
-	// +crossplane:generate:reference:refFieldName=ProjectRef
-	// +crossplane:generate:reference:selectorFieldName=ProjectSelector
+	// +identity:reference:type=Project
 	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9-]+$')",message="projectId must be a Keystone project ID: letters, digits and hyphens only, as Keystone itself requires (for example 4c0f8d3b9e2a4f5c8a7b6d5e4f3a2b1c)"
 	ProjectID *string `json:"projectId,omitempty"`
 
-	// ProjectRef references the Project whose ID fills ProjectID.
+	// ProjectRef references the Project whose ID fills ProjectID: a Project in this RoleAssignment's namespace (for a
+	// cluster-scoped RoleAssignment, a cluster-scoped Project). A reference never leaves the namespace.
 	// +optional
 	ProjectRef *xpv2.Reference `json:"projectRef,omitempty"`
 
-	// ProjectSelector selects the Project whose ID fills ProjectID.
+	// ProjectSelector selects the Project whose ID fills ProjectID, among the Projects of this RoleAssignment's
+	// namespace (a cluster-scoped RoleAssignment: among the cluster-scoped Projects).
 	// +optional
 	ProjectSelector *xpv2.Selector `json:"projectSelector,omitempty"`
 
@@ -106,17 +102,17 @@ type RoleAssignmentParameters struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="domainId cannot be changed: create another RoleAssignment instead"
-	// +crossplane:generate:reference:type=Domain
-	// +crossplane:generate:reference:refFieldName=DomainRef
-	// +crossplane:generate:reference:selectorFieldName=DomainSelector
+	// +identity:reference:type=Domain
 	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9-]+$')",message="domainId must be a Keystone domain ID: letters, digits and hyphens only, as Keystone itself requires (for example 4c0f8d3b9e2a4f5c8a7b6d5e4f3a2b1c, or default for the Default domain)"
 	DomainID *string `json:"domainId,omitempty"`
 
-	// DomainRef references the Domain whose ID fills DomainID.
+	// DomainRef references the Domain whose ID fills DomainID: a Domain in this RoleAssignment's namespace (for a
+	// cluster-scoped RoleAssignment, a cluster-scoped Domain). A reference never leaves the namespace.
 	// +optional
 	DomainRef *xpv2.Reference `json:"domainRef,omitempty"`
 
-	// DomainSelector selects the Domain whose ID fills DomainID.
+	// DomainSelector selects the Domain whose ID fills DomainID, among the Domains of this RoleAssignment's
+	// namespace (a cluster-scoped RoleAssignment: among the cluster-scoped Domains).
 	// +optional
 	DomainSelector *xpv2.Selector `json:"domainSelector,omitempty"`
 
@@ -145,59 +141,4 @@ type RoleAssignmentObservation struct {
 	// assignments cannot carry a marker; the marker is kept in this resource's
 	// identity.crossplane.io/provenance annotation instead.
 	Provenance identityv1alpha1.Provenance `json:"provenance,omitempty"`
-}
-
-// A RoleAssignmentSpec defines the desired state of a RoleAssignment.
-type RoleAssignmentSpec struct {
-	xpv2.ClusterManagedResourceSpec `json:",inline"`
-	identityv1alpha1.AdoptionSpec   `json:",inline"`
-
-	ForProvider RoleAssignmentParameters `json:"forProvider"`
-}
-
-// A RoleAssignmentStatus represents the observed state of a RoleAssignment.
-type RoleAssignmentStatus struct {
-	xpv2.ManagedResourceStatus `json:",inline"`
-	AtProvider                 RoleAssignmentObservation `json:"atProvider,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// A RoleAssignment gives a Keystone role to a user or a group on a project or a domain. Its
-// external name is the assignment's key, for example
-// project/<project ID>/user/<user ID>/role/<role ID> or
-// domain/<domain ID>/group/<group ID>/role/<role ID>/inherited.
-// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
-// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
-// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
-// +kubebuilder:printcolumn:name="PROVENANCE",type="string",JSONPath=".status.atProvider.provenance",priority=1
-// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
-// +kubebuilder:subresource:status
-// +kubebuilder:resource:scope=Cluster,categories={crossplane,managed,identity,keystone}
-type RoleAssignment struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-
-	Spec   RoleAssignmentSpec   `json:"spec"`
-	Status RoleAssignmentStatus `json:"status,omitempty"`
-}
-
-// +kubebuilder:object:root=true
-
-// RoleAssignmentList contains a list of RoleAssignment.
-type RoleAssignmentList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []RoleAssignment `json:"items"`
-}
-
-// RoleAssignment type metadata.
-var (
-	RoleAssignmentKind             = reflect.TypeFor[RoleAssignment]().Name()
-	RoleAssignmentGroupKind        = SchemeGroupVersion.WithKind(RoleAssignmentKind).GroupKind()
-	RoleAssignmentGroupVersionKind = SchemeGroupVersion.WithKind(RoleAssignmentKind)
-)
-
-func init() {
-	SchemeBuilder.Register(&RoleAssignment{}, &RoleAssignmentList{})
 }
