@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/ptr"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
@@ -18,7 +17,6 @@ import (
 	"github.com/crossplane/function-sdk-go/resource/composed"
 	"github.com/crossplane/function-sdk-go/response"
 
-	ksv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	nsks "github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/functions/identity-platform/input/v1beta1"
@@ -79,11 +77,11 @@ type backendSpec struct {
 		DeletionPolicy string `json:"deletionPolicy"`
 		Description    string `json:"description,omitempty"`
 	} `json:"domain"`
-	LDAP     *ksv1alpha1.LDAPConfig   `json:"ldap,omitempty"`
-	OIDC     *federationSpec          `json:"oidc,omitempty"`
-	SAML     *federationSpec          `json:"saml,omitempty"`
-	Mappings []ksv1alpha1.MappingRule `json:"mappings,omitempty"`
-	Groups   []groupSpec              `json:"groups,omitempty"`
+	LDAP     *nsks.LDAPConfig   `json:"ldap,omitempty"`
+	OIDC     *federationSpec    `json:"oidc,omitempty"`
+	SAML     *federationSpec    `json:"saml,omitempty"`
+	Mappings []nsks.MappingRule `json:"mappings,omitempty"`
+	Groups   []groupSpec        `json:"groups,omitempty"`
 }
 
 // providerRef names the ProviderConfig or ClusterProviderConfig of the composed resources.
@@ -145,7 +143,7 @@ func composeBackend(s *state, in *v1beta1.KeystoneIdentityBackend) error {
 		return err
 	}
 
-	var rules []ksv1alpha1.MappingRule
+	var rules []nsks.MappingRule
 	switch spec.Type {
 	case backendTypeLDAP:
 		if err := b.domainConfig(spec); err != nil {
@@ -213,13 +211,9 @@ func (b *builder) spec(observe bool) xpv2.ManagedResourceSpec {
 	return s
 }
 
-// keystone builds a namespaced Keystone kind whose Go type is not in apis/namespaced yet.
-func keystone[P any](b *builder, kind, suffix string, p P, observe bool) *nsManaged[P] {
-	return &nsManaged[P]{
-		TypeMeta:   metav1.TypeMeta{APIVersion: keystoneAPIVersion, Kind: kind},
-		ObjectMeta: b.meta(suffix),
-		Spec:       nsManagedSpec[P]{ManagedResourceSpec: b.spec(observe), ForProvider: p},
-	}
+// typeMeta is the TypeMeta of a namespaced Keystone kind.
+func typeMeta(kind string) metav1.TypeMeta {
+	return metav1.TypeMeta{APIVersion: nsks.SchemeGroupVersion.String(), Kind: kind}
 }
 
 // add puts a typed managed resource into the desired state under key.
@@ -242,7 +236,7 @@ func ref(name string) *xpv2.Reference { return &xpv2.Reference{Name: name} }
 // Adopt looks an existing one up by name and only observes it, so it is always retained.
 func (b *builder) domain(key string, spec *backendSpec) error {
 	d := &nsks.Domain{
-		TypeMeta:   metav1.TypeMeta{APIVersion: nsks.SchemeGroupVersion.String(), Kind: nsks.DomainKind},
+		TypeMeta:   typeMeta(nsks.DomainKind),
 		ObjectMeta: b.meta("domain"),
 	}
 	d.Spec.ManagedResourceSpec = b.spec(b.adopt)
@@ -293,36 +287,37 @@ func (b *builder) domainConfig(spec *backendSpec) error {
 	// The bind Secret is the backend's own: a namespaced DomainConfig reads Secrets of its own
 	// namespace only, so whatever namespace the spec might carry is dropped.
 	ldap.BindCredentialsSecretRef.Namespace = ""
-	u, err := b.add(resourceDomainConfig, keystone(b, "DomainConfig", "config",
-		ksv1alpha1.DomainConfigParameters{DomainRef: b.domainRef(), LDAP: ldap}, false))
-	if err != nil {
-		return err
-	}
-	// The shared type still has a required namespace (the cluster kind's); the namespaced
-	// DomainConfig takes the name only.
-	unstructured.RemoveNestedField(u.Object, "spec", "forProvider", "ldap", "bindCredentialsSecretRef", "namespace")
-	return nil
+	dc := &nsks.DomainConfig{TypeMeta: typeMeta(nsks.DomainConfigKind), ObjectMeta: b.meta("config")}
+	dc.Spec.ManagedResourceSpec = b.spec(false)
+	dc.Spec.ForProvider = nsks.DomainConfigParameters{DomainRef: b.domainRef(), LDAP: ldap}
+	_, err := b.add(resourceDomainConfig, dc)
+	return err
 }
 
-func (b *builder) federation(idpName, remoteID, protocol string, fed *federationSpec, rules []ksv1alpha1.MappingRule) error {
-	idp := ksv1alpha1.IdentityProviderParameters{
+func (b *builder) federation(idpName, remoteID, protocol string, fed *federationSpec, rules []nsks.MappingRule) error {
+	idp := nsks.IdentityProviderParameters{
 		ID: idpName, DomainRef: b.domainRef(), RemoteIDs: []string{remoteID}, Enabled: ptr.To(true),
 	}
 	if fed.Description != "" {
 		idp.Description = ptr.To(fed.Description)
 	}
-	if _, err := b.add(resourceIdentityProvider, keystone(b, "IdentityProvider", "idp", idp, false)); err != nil {
+	idpMR := &nsks.IdentityProvider{TypeMeta: typeMeta(nsks.IdentityProviderKind), ObjectMeta: b.meta("idp")}
+	idpMR.Spec.ManagedResourceSpec = b.spec(false)
+	idpMR.Spec.ForProvider = idp
+	if _, err := b.add(resourceIdentityProvider, idpMR); err != nil {
 		return err
 	}
 	if len(rules) == 0 {
 		// Keystone rejects a mapping without rules, and a protocol needs a mapping.
 		return nil
 	}
-	if _, err := b.add(resourceMapping, keystone(b, "Mapping", "mapping",
-		ksv1alpha1.MappingParameters{ID: idpName + "-" + protocol, Rules: rules}, false)); err != nil {
+	m := &nsks.Mapping{TypeMeta: typeMeta(nsks.MappingKind), ObjectMeta: b.meta("mapping")}
+	m.Spec.ManagedResourceSpec = b.spec(false)
+	m.Spec.ForProvider = nsks.MappingParameters{ID: idpName + "-" + protocol, Rules: rules}
+	if _, err := b.add(resourceMapping, m); err != nil {
 		return err
 	}
-	proto := ksv1alpha1.ProtocolParameters{
+	proto := nsks.ProtocolParameters{
 		ID:                  protocol,
 		IdentityProviderRef: ref(mrName(b.s.xrName, "idp")),
 		MappingRef:          ref(mrName(b.s.xrName, "mapping")),
@@ -330,7 +325,10 @@ func (b *builder) federation(idpName, remoteID, protocol string, fed *federation
 	if fed.RemoteIDAttribute != "" {
 		proto.RemoteIDAttribute = ptr.To(fed.RemoteIDAttribute)
 	}
-	_, err := b.add(resourceProtocol, keystone(b, "Protocol", "protocol", proto, false))
+	pr := &nsks.Protocol{TypeMeta: typeMeta(nsks.ProtocolKind), ObjectMeta: b.meta("protocol")}
+	pr.Spec.ManagedResourceSpec = b.spec(false)
+	pr.Spec.ForProvider = proto
+	_, err := b.add(resourceProtocol, pr)
 	return err
 }
 
@@ -349,11 +347,12 @@ func (b *builder) groups(groups []groupSpec) error {
 	}
 	for _, g := range groups {
 		gkey := "group-" + slug(g.Name)
-		gp := ksv1alpha1.GroupParameters{Name: g.Name, DomainRef: b.domainRef()}
+		grp := &nsks.Group{TypeMeta: typeMeta(nsks.GroupKind), ObjectMeta: b.meta(gkey)}
+		grp.Spec.ManagedResourceSpec = b.spec(false)
+		grp.Spec.ForProvider = nsks.GroupParameters{Name: g.Name, DomainRef: b.domainRef()}
 		if g.Description != "" {
-			gp.Description = ptr.To(g.Description)
+			grp.Spec.ForProvider.Description = ptr.To(g.Description)
 		}
-		grp := keystone(b, "Group", gkey, gp, false)
 		grp.Labels = map[string]string{labelBackendGroup: slug(g.Name)}
 		if _, err := b.add(gkey, grp); err != nil {
 			return err
@@ -362,10 +361,13 @@ func (b *builder) groups(groups []groupSpec) error {
 
 		for _, ra := range g.RoleAssignments {
 			rkey := "role-" + slug(ra.Role)
-			if err := lookup(rkey, keystone(b, "Role", rkey, ksv1alpha1.RoleParameters{Name: ra.Role}, true)); err != nil {
+			role := &nsks.Role{TypeMeta: typeMeta(nsks.RoleKind), ObjectMeta: b.meta(rkey)}
+			role.Spec.ManagedResourceSpec = b.spec(true)
+			role.Spec.ForProvider = nsks.RoleParameters{Name: ra.Role}
+			if err := lookup(rkey, role); err != nil {
 				return err
 			}
-			ap := ksv1alpha1.RoleAssignmentParameters{
+			ap := nsks.RoleAssignmentParameters{
 				RoleRef:  ref(mrName(b.s.xrName, rkey)),
 				GroupRef: ref(mrName(b.s.xrName, gkey)),
 			}
@@ -381,7 +383,10 @@ func (b *builder) groups(groups []groupSpec) error {
 				ap.ProjectRef = ref(mrName(b.s.xrName, pkey))
 				akey += "-" + pkey
 			}
-			if _, err := b.add(akey, keystone(b, "RoleAssignment", akey, ap, false)); err != nil {
+			asg := &nsks.RoleAssignment{TypeMeta: typeMeta(nsks.RoleAssignmentKind), ObjectMeta: b.meta(akey)}
+			asg.Spec.ManagedResourceSpec = b.spec(false)
+			asg.Spec.ForProvider = ap
+			if _, err := b.add(akey, asg); err != nil {
 				return err
 			}
 			b.assignmentKeys = append(b.assignmentKeys, akey)
@@ -394,7 +399,7 @@ func (b *builder) groups(groups []groupSpec) error {
 // observe-only Domain) and returns the Project's pipeline key.
 func (b *builder) projectLookup(name, domainName string, lookup func(string, any) error) (string, error) {
 	pkey := "project-" + slug(name)
-	p := &nsks.Project{TypeMeta: metav1.TypeMeta{APIVersion: nsks.SchemeGroupVersion.String(), Kind: nsks.ProjectKind}}
+	p := &nsks.Project{TypeMeta: typeMeta(nsks.ProjectKind)}
 	p.Spec.ManagedResourceSpec = b.spec(true)
 	p.Spec.ForProvider = nsks.ProjectParameters{Name: name, DomainRef: b.domainRef()}
 	switch {
@@ -408,7 +413,7 @@ func (b *builder) projectLookup(name, domainName string, lookup func(string, any
 		// Another domain: looked up by name too.
 		dkey := "domain-" + slug(domainName)
 		pkey = dkey + "-" + pkey
-		d := &nsks.Domain{TypeMeta: metav1.TypeMeta{APIVersion: nsks.SchemeGroupVersion.String(), Kind: nsks.DomainKind},
+		d := &nsks.Domain{TypeMeta: typeMeta(nsks.DomainKind),
 			ObjectMeta: b.meta(dkey)}
 		d.Spec.ManagedResourceSpec = b.spec(true)
 		d.Spec.ForProvider = nsks.DomainParameters{Name: domainName}

@@ -4,14 +4,11 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/crossplane/function-sdk-go/errors"
 	"github.com/crossplane/function-sdk-go/resource/composed"
-
-	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 )
 
 // API versions of the namespaced (Crossplane v2) kinds the function composes.
@@ -21,24 +18,6 @@ const (
 	// namespacedGroupSuffix ends the API group of every namespaced kind of the provider.
 	namespacedGroupSuffix = ".identity.m.crossplane.io"
 )
-
-// nsManaged is a namespaced managed resource of the provider whose Go type is not in
-// apis/namespaced yet: the namespaced spec base around the parameters both scopes share
-// (apis/keystone/v1alpha1.XParameters). Its JSON is the namespaced kind's. Once the kind's
-// namespaced type exists, the builder uses that instead (as it does for Domain and Project).
-type nsManaged[P any] struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-
-	Spec nsManagedSpec[P] `json:"spec"`
-}
-
-type nsManagedSpec[P any] struct {
-	xpv2.ManagedResourceSpec      `json:",inline"`
-	identityv1alpha1.AdoptionSpec `json:",inline"`
-
-	ForProvider P `json:"forProvider"`
-}
 
 // toComposed turns a typed object into a composed resource. As composed.From does, it goes
 // through go-json-experiment so that empty non-pointer structs marked omitempty are left out
