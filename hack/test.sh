@@ -44,10 +44,21 @@ trap 'kill "$platform_pid" 2>/dev/null || true' EXIT
 e2e_rc=0
 mapfile -t e2e < <(e2e_packages test internal)
 if ((${#e2e[@]})); then
-  log "end-to-end tests: ${e2e[*]}"
+  # The serial tests of ./test/e2e (no t.Parallel: they count every request a service gets,
+  # inject faults, or compare service-wide lists) run in a process of their own, on services of
+  # their own, beside all the others: on their own services nothing disturbs them, and they
+  # no longer hold the parallel ones back.
+  serial=$(go run ./hack/e2e-serial test/e2e | paste -sd'|')
+  log "end-to-end tests: ${e2e[*]}; the serial ones of ./test/e2e beside them: ${serial//|/ }"
   # hack/with-services.sh also starts the authentik API server (./cluster/authentik-apiserver)
   # and exports AUTHENTIK_URL and AUTHENTIK_TOKEN.
-  "$ROOT/hack/with-services.sh" go test -tags e2e -count=1 -timeout 45m "${e2e[@]}" || e2e_rc=$?
+  serial_rc=0
+  "$ROOT/hack/with-services.sh" go test -tags e2e -count=1 -timeout 45m -run "^(${serial})\$" ./test/e2e &
+  serial_pid=$!
+  trap 'kill "$platform_pid" "$serial_pid" 2>/dev/null || true' EXIT
+  "$ROOT/hack/with-services.sh" go test -tags e2e -count=1 -timeout 45m -skip "^(${serial})\$" "${e2e[@]}" || e2e_rc=$?
+  wait "$serial_pid" || serial_rc=$?
+  ((serial_rc == 0)) || e2e_rc=$serial_rc
 else
   log "no e2e-tagged tests under ./test or ./internal yet: no end-to-end tests to run"
 fi

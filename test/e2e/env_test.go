@@ -56,6 +56,8 @@ const installationID = "e2e-installation"
 // Keystone's admin user); ProviderConfigs a test makes for itself are its own. Go runs every
 // serial top-level test before the parallel ones start, so the serial ones see no other test's
 // requests. Parallel tests use names (Kubernetes, Keystone and authentik) no other test uses.
+// `make test` runs the serial ones in a process of their own, on services of their own
+// (hack/e2e-serial lists them), beside the parallel ones.
 const defaultParallel = 16
 
 var (
