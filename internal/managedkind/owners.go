@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -58,7 +59,8 @@ func (o Owners) ByMarker(ctx context.Context, res string) (adoption.OwnerState, 
 		return adoption.OwnerState{}, nil
 	}
 	if err := o.Kube.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, mg); err != nil {
-		if kerrors.IsNotFound(err) {
+		// Gone, or a kind the API server does not serve (not activated): no such resource.
+		if kerrors.IsNotFound(err) || apimeta.IsNoMatchError(err) {
 			return adoption.OwnerState{}, nil
 		}
 		return adoption.OwnerState{}, err
@@ -76,7 +78,13 @@ func (o Owners) ByExternalName(ctx context.Context, kind, name string) (adoption
 		if k == "" || !ok {
 			continue
 		}
-		if err := o.Kube.List(ctx, list, client.MatchingFields{IndexExternalName: name}); err != nil {
+		err := o.Kube.List(ctx, list, client.MatchingFields{IndexExternalName: name})
+		switch {
+		case apimeta.IsNoMatchError(err):
+			// The API server does not serve the kind (with safe-start, it is not activated):
+			// no resource of it can own anything.
+			continue
+		case err != nil:
 			return adoption.OwnerState{}, err
 		}
 		for _, mg := range list.GetItems() {

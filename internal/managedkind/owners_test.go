@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -51,7 +52,10 @@ func TestOwnersByExternalName(t *testing.T) {
 		kind, name string
 		objs       []client.Object
 		listErr    error
-		want       want
+		// noCRD: the API server does not serve the namespaced kind (safe-start has not
+		// activated it), so listing it fails with "no matches for kind".
+		noCRD bool
+		want  want
 	}{
 		"ClusterResourceOfTheAskedKind": {
 			kind: clusterKind, name: "idp/openid", objs: []client.Object{clusterP("p", "idp/openid"), nsP("team-a", "p", "idp/other")},
@@ -71,6 +75,13 @@ func TestOwnersByExternalName(t *testing.T) {
 		"KindOfNoScope": {
 			kind: "Protocol.example.org", name: "idp/openid", objs: []client.Object{clusterP("p", "idp/openid")},
 		},
+		"TwinWithoutCRD": {
+			kind: clusterKind, name: "idp/openid", objs: []client.Object{clusterP("p", "idp/other")}, noCRD: true,
+		},
+		"ClusterResourceWhileTwinHasNoCRD": {
+			kind: nsKind, name: "idp/openid", objs: []client.Object{clusterP("p", "idp/openid")}, noCRD: true,
+			want: want{st: adoption.OwnerState{Resource: clusterKind + "/p"}},
+		},
 		"ListFails": {
 			kind: clusterKind, name: "idp/openid", listErr: errBoom,
 			want: want{err: errBoom},
@@ -87,6 +98,14 @@ func TestOwnersByExternalName(t *testing.T) {
 			b := fake.NewClientBuilder().WithScheme(s).WithObjects(tc.objs...).
 				WithIndex(&clusterv1alpha1.Protocol{}, IndexExternalName, externalNameIndex).
 				WithIndex(&nsv1alpha1.Protocol{}, IndexExternalName, externalNameIndex)
+			if tc.noCRD {
+				b = b.WithInterceptorFuncs(interceptor.Funcs{List: func(ctx context.Context, c client.WithWatch, l client.ObjectList, o ...client.ListOption) error {
+					if _, ok := l.(*nsv1alpha1.ProtocolList); ok {
+						return &apimeta.NoKindMatchError{GroupKind: nsv1alpha1.ProtocolGroupKind, SearchedVersions: []string{"v1alpha1"}}
+					}
+					return c.List(ctx, l, o...)
+				}})
+			}
 			if tc.listErr != nil {
 				b = b.WithInterceptorFuncs(interceptor.Funcs{List: func(context.Context, client.WithWatch, client.ObjectList, ...client.ListOption) error {
 					return tc.listErr
