@@ -2,33 +2,58 @@ package managedkind
 
 import (
 	"context"
+	"strings"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
 // PolicyAwareResolver resolves references every reconcile but writes the resolved IDs into
 // spec only when the resource's management policies include LateInitialize (the default "*").
 // With LateInitialize left out, the IDs live only in memory for the reconcile, so a GitOps
 // tool that owns the spec never sees fields it did not write.
+//
+// With a Waker, a resource whose references do not resolve yet waits for the resources it
+// read to change, and is reconciled as soon as one does, instead of sitting in exponential
+// backoff for up to a minute after its domain got its ID.
 type PolicyAwareResolver struct {
-	reader  client.Reader
-	persist managed.ReferenceResolver
+	client client.Client
+	kind   string // the Kind.group of the resources this resolver resolves
+	waker  *Waker
 }
 
-// NewPolicyAwareResolver returns a resolver that persists through the runtime's resolver.
-func NewPolicyAwareResolver(c client.Client) *PolicyAwareResolver {
-	return &PolicyAwareResolver{reader: c, persist: managed.NewAPISimpleReferenceResolver(c)}
+// NewPolicyAwareResolver returns a resolver of kind's references that persists through the
+// runtime's resolver. waker may be nil.
+func NewPolicyAwareResolver(c client.Client, kind string, waker *Waker) *PolicyAwareResolver {
+	return &PolicyAwareResolver{client: c, kind: kind, waker: waker}
 }
 
 // ResolveReferences of the supplied managed resource.
 func (r *PolicyAwareResolver) ResolveReferences(ctx context.Context, mg resource.Managed) error {
+	reads := &readRecorder{Client: r.client}
+	err := r.resolve(ctx, mg, reads)
+	if r.waker == nil {
+		return err
+	}
+	if err != nil {
+		r.waker.WaitForReferences(r.kind, mg.GetNamespace(), mg.GetName(), reads.targets)
+	} else {
+		r.waker.ReferencesResolved(r.kind, mg.GetNamespace(), mg.GetName())
+	}
+	return err
+}
+
+func (r *PolicyAwareResolver) resolve(ctx context.Context, mg resource.Managed, c client.Client) error {
 	if lateInitializes(mg.GetManagementPolicies()) {
-		return r.persist.ResolveReferences(ctx, mg)
+		return managed.NewAPISimpleReferenceResolver(c).ResolveReferences(ctx, mg)
 	}
 	rr, ok := mg.(interface {
 		ResolveReferences(ctx context.Context, r client.Reader) error
@@ -36,7 +61,7 @@ func (r *PolicyAwareResolver) ResolveReferences(ctx context.Context, mg resource
 	if !ok {
 		return nil
 	}
-	return errors.Wrap(rr.ResolveReferences(ctx, r.reader), "cannot resolve references")
+	return errors.Wrap(rr.ResolveReferences(ctx, c), "cannot resolve references")
 }
 
 func lateInitializes(p xpv2.ManagementPolicies) bool {
@@ -49,4 +74,35 @@ func lateInitializes(p xpv2.ManagementPolicies) bool {
 		}
 	}
 	return false
+}
+
+// A readRecorder notes the resources a reference resolution reads: each Get's resource, and
+// for each List (a selector) every resource of that kind in that namespace. Writes pass through.
+type readRecorder struct {
+	client.Client
+	targets []string
+}
+
+func (c *readRecorder) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	if gk, ok := c.groupKind(obj, ""); ok {
+		c.targets = append(c.targets, provenance.ResourceName(gk, key.Namespace, key.Name))
+	}
+	return c.Client.Get(ctx, key, obj, opts...)
+}
+
+func (c *readRecorder) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	if gk, ok := c.groupKind(list, "List"); ok {
+		lo := (&client.ListOptions{}).ApplyOptions(opts)
+		c.targets = append(c.targets, provenance.ResourceName(gk, lo.Namespace, anyName))
+	}
+	return c.Client.List(ctx, list, opts...)
+}
+
+// groupKind is obj's Kind.group as the scheme knows it, without suffix (a list's "List").
+func (c *readRecorder) groupKind(obj runtime.Object, suffix string) (string, bool) {
+	gvk, err := apiutil.GVKForObject(obj, c.Scheme())
+	if err != nil {
+		return "", false
+	}
+	return strings.TrimSuffix(gvk.Kind, suffix) + "." + gvk.Group, true
 }

@@ -77,7 +77,7 @@ func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVer
 		// Keystone and authentik read and write one database: an object exists as soon as its
 		// create returns, so there is no grace period to wait out before trusting a 404.
 		managed.WithCreationGracePeriod(0),
-		managed.WithReferenceResolver(NewPolicyAwareResolver(mgr.GetClient())),
+		managed.WithReferenceResolver(NewPolicyAwareResolver(mgr.GetClient(), gvk.GroupKind().String(), o.Waker)),
 		managed.WithLogger(o.Logger.WithValues("controller", name)),
 		managed.WithRecorder(xpevent.NewAPIRecorder(mgr.GetEventRecorderFor(name))), //nolint:staticcheck // SA1019: crossplane-runtime's event.NewAPIRecorder takes the old record.EventRecorder
 		managed.WithPollInterval(o.PollInterval),
@@ -107,11 +107,22 @@ func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVer
 		For(obj)
 	if o.Waker != nil {
 		gk := gvk.GroupKind().String()
-		// Deletions waiting for resources of this kind wake up when those are gone; waiting
-		// resources of this kind are woken through the Waker's source.
-		b = b.Watches(obj, handler.Funcs{DeleteFunc: func(_ context.Context, e event.DeleteEvent, _ workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			o.Waker.Gone(provenance.ResourceName(gk, e.Object.GetNamespace(), e.Object.GetName()))
-		}}).WatchesRawSource(o.Waker.source(gk))
+		// Deletions waiting for resources of this kind wake up when those are gone, and
+		// resources whose references to this kind did not resolve when one is created or
+		// changes (gets its external name); waiting resources of this kind are woken through
+		// the Waker's source.
+		b = b.Watches(obj, handler.Funcs{
+			CreateFunc: func(_ context.Context, e event.CreateEvent, _ workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+				o.Waker.Changed(gk, e.Object.GetNamespace(), e.Object.GetName())
+			},
+			UpdateFunc: func(_ context.Context, e event.UpdateEvent, _ workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+				o.Waker.Changed(gk, e.ObjectNew.GetNamespace(), e.ObjectNew.GetName())
+			},
+			DeleteFunc: func(_ context.Context, e event.DeleteEvent, _ workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+				o.Waker.Gone(provenance.ResourceName(gk, e.Object.GetNamespace(), e.Object.GetName()))
+				o.Waker.ReferencesResolved(gk, e.Object.GetNamespace(), e.Object.GetName())
+			},
+		}).WatchesRawSource(o.Waker.source(gk))
 	}
 	return b.Complete(ratelimiter.NewReconciler(name, errors.WithSilentRequeueOnConflict(r), o.GlobalRateLimiter))
 }

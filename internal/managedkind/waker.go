@@ -9,9 +9,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/source"
 )
 
-// A Waker reconciles a resource whose deletion waits for other resources of this provider
-// (see adoption.Waiter) as soon as the last of them is gone, instead of when the reconciler's
-// backoff next comes round: a domain deleted together with its projects goes right after them.
+// A Waker reconciles a resource as soon as what it waits for has happened, instead of when
+// the reconciler's exponential backoff (up to a minute) next comes round:
+//   - a deletion that waits for other resources of this provider (see adoption.Waiter) when
+//     the last of them is gone: a domain deleted together with its projects goes right after;
+//   - a resource whose references did not resolve when a resource it referenced changes: a
+//     project applied together with its domain is created as soon as the domain has an ID.
 type Waker struct {
 	mu       sync.Mutex
 	channels map[string]chan event.GenericEvent
@@ -19,6 +22,10 @@ type Waker struct {
 	pending map[waiter]map[string]bool
 	// waiters maps a resource to the resources waiting for it.
 	waiters map[string]map[waiter]bool
+	// referrers maps a resource (or a kind's namespace, for selectors) to the resources whose
+	// references to it did not resolve; referenced is its inverse.
+	referrers  map[string]map[waiter]bool
+	referenced map[waiter][]string
 }
 
 type waiter struct{ kind, namespace, name string }
@@ -29,7 +36,10 @@ const wakeBuffer = 1024
 
 // NewWaker returns a Waker with no waiters.
 func NewWaker() *Waker {
-	return &Waker{channels: map[string]chan event.GenericEvent{}, pending: map[waiter]map[string]bool{}, waiters: map[string]map[waiter]bool{}}
+	return &Waker{
+		channels: map[string]chan event.GenericEvent{}, pending: map[waiter]map[string]bool{}, waiters: map[string]map[waiter]bool{},
+		referrers: map[string]map[waiter]bool{}, referenced: map[waiter][]string{},
+	}
 }
 
 // source returns the event source of a kind's controller: the wake-ups of its resources.
@@ -80,6 +90,11 @@ func (w *Waker) Gone(resource string) {
 	}
 	delete(w.waiters, resource)
 	w.mu.Unlock()
+	w.wake(wake)
+}
+
+// wake enqueues each waiter with its kind's controller; a full buffer drops the wake-up.
+func (w *Waker) wake(wake []waiter) {
 	for _, wt := range wake {
 		ev := event.GenericEvent{Object: &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: wt.namespace, Name: wt.name}}}
 		select {

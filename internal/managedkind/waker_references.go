@@ -1,0 +1,64 @@
+package managedkind
+
+import "github.com/crossplane-contrib/provider-identity/internal/provenance"
+
+// anyName stands for every resource of a kind in a namespace: a selector that matched
+// nothing resolvable waits for any of them to change.
+const anyName = "*"
+
+// WaitForReferences records that the resource of kind in namespace with name could not
+// resolve its references to targets (as provenance.ResourceName writes them; a name of
+// anyName for a selector), replacing what it waited for before. It is woken when any one of
+// them changes.
+func (w *Waker) WaitForReferences(kind, namespace, name string, targets []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	wt := waiter{kind, namespace, name}
+	w.forgetReferencesLocked(wt)
+	if len(targets) == 0 {
+		return
+	}
+	for _, t := range targets {
+		if w.referrers[t] == nil {
+			w.referrers[t] = map[waiter]bool{}
+		}
+		w.referrers[t][wt] = true
+	}
+	w.referenced[wt] = targets
+}
+
+// ReferencesResolved records that the resource's references resolved (or that it is gone):
+// it waits for nothing to change any more.
+func (w *Waker) ReferencesResolved(kind, namespace, name string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.forgetReferencesLocked(waiter{kind, namespace, name})
+}
+
+func (w *Waker) forgetReferencesLocked(wt waiter) {
+	for _, t := range w.referenced[wt] {
+		delete(w.referrers[t], wt)
+		if len(w.referrers[t]) == 0 {
+			delete(w.referrers, t)
+		}
+	}
+	delete(w.referenced, wt)
+}
+
+// Changed records that the resource of groupKind in namespace with name was created or had
+// its metadata changed (an external name set, say), and wakes the resources whose references
+// to it, or to any of its kind in its namespace, did not resolve.
+func (w *Waker) Changed(groupKind, namespace, name string) {
+	w.mu.Lock()
+	var wake []waiter
+	for _, t := range []string{provenance.ResourceName(groupKind, namespace, name), provenance.ResourceName(groupKind, namespace, anyName)} {
+		for wt := range w.referrers[t] {
+			wake = append(wake, wt)
+		}
+	}
+	for _, wt := range wake {
+		w.forgetReferencesLocked(wt)
+	}
+	w.mu.Unlock()
+	w.wake(wake)
+}
