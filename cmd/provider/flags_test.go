@@ -14,7 +14,8 @@ var defaults = config{
 	PollInterval:             time.Minute,
 	PollJitterPercentage:     10,
 	PollStateMetricInterval:  5 * time.Second,
-	MaxReconcileRate:         10,
+	MaxReconcileRate:         100,
+	MaxRequestsPerEndpoint:   10,
 	MetricsAddr:              ":8080",
 	ProbeAddr:                ":8081",
 	EnableManagementPolicies: true,
@@ -80,6 +81,11 @@ func TestParseFlags(t *testing.T) {
 			env:        map[string]string{"PROVIDER_POLL": "2m", "PROVIDER_POLL_JITTER_PERCENTAGE": "50"},
 			want:       with(func(c *config) { c.PollInterval, c.PollJitterPercentage = 2*time.Minute, 50 }),
 			wantJitter: time.Minute,
+		},
+		"EndpointLimitAndReconcileRate": {
+			args:       []string{"--max-requests-per-endpoint=4", "--max-reconcile-rate=20"},
+			want:       with(func(c *config) { c.MaxRequestsPerEndpoint, c.MaxReconcileRate = 4, 20 }),
+			wantJitter: 6 * time.Second,
 		},
 		"UnknownFlag": {
 			args:    []string{"--poll-jitter=5s"},

@@ -15,6 +15,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/statemetrics"
 
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 )
 
@@ -35,6 +36,9 @@ func newOptions(c config, log logging.Logger, mrMetrics managed.MetricRecorder, 
 		},
 	})
 	o.PollJitter = c.PollJitter()
+	limits := clients.DefaultEndpointLimits
+	limits.MaxInFlight = c.MaxRequestsPerEndpoint
+	o.SetEndpointLimits(limits)
 	if c.EnableManagementPolicies {
 		o.Features.Enable(feature.EnableBetaManagementPolicies)
 		log.Info("Beta feature enabled", "flag", feature.EnableBetaManagementPolicies)

@@ -25,20 +25,30 @@ func TestNewOptions(t *testing.T) {
 		wantPolicies   bool
 		wantChangeLogs bool
 		wantJitter     time.Duration
+		wantInFlight   int
 	}{
 		"Defaults": {
 			c:            defaults,
 			wantPolicies: true,
 			wantJitter:   6 * time.Second,
+			wantInFlight: 10,
+		},
+		"EndpointLimit": {
+			c:            with(func(c *config) { c.MaxRequestsPerEndpoint = 3 }),
+			wantPolicies: true,
+			wantJitter:   6 * time.Second,
+			wantInFlight: 3,
 		},
 		"ManagementPoliciesOff": {
-			c:          with(func(c *config) { c.EnableManagementPolicies = false }),
-			wantJitter: 6 * time.Second,
+			c:            with(func(c *config) { c.EnableManagementPolicies = false }),
+			wantJitter:   6 * time.Second,
+			wantInFlight: 10,
 		},
 		"ChangeLogsNoJitter": {
 			c:              with(func(c *config) { c.EnableChangeLogs, c.PollJitterPercentage = true, 0 }),
 			wantPolicies:   true,
 			wantChangeLogs: true,
+			wantInFlight:   10,
 		},
 	}
 	for name, tc := range cases {
@@ -58,6 +68,12 @@ func TestNewOptions(t *testing.T) {
 			}
 			if o.PollJitter != tc.wantJitter {
 				t.Errorf("PollJitter: want %s, got %s", tc.wantJitter, o.PollJitter)
+			}
+			// One Endpoints for both systems, so that the limit is per endpoint and not per system.
+			if o.Keystone.Endpoints == nil || o.Keystone.Endpoints != o.Authentik.Endpoints {
+				t.Errorf("Keystone and authentik clients do not share one Endpoints")
+			} else if got := o.Keystone.Endpoints.Limits().MaxInFlight; got != tc.wantInFlight {
+				t.Errorf("requests in flight per endpoint: want %d, got %d", tc.wantInFlight, got)
 			}
 			if o.PollInterval != tc.c.PollInterval || o.MetricOptions.PollStateMetricInterval != tc.c.PollStateMetricInterval {
 				t.Errorf("intervals: want poll %s and state metrics %s, got %s and %s", tc.c.PollInterval,

@@ -16,13 +16,29 @@ import (
 
 const errBadCABundle = "Secret %s/%s key %q holds no PEM certificate"
 
-// HTTPClient returns an HTTP client honouring a ProviderConfig's TLS settings. base, when not
-// nil, is the transport to wrap (tests count requests with it).
-func HTTPClient(ctx context.Context, kube client.Reader, t *identityv1alpha1.TLSConfig, base http.RoundTripper) (http.Client, []byte, error) {
-	if base != nil && (t == nil || (t.CABundleSecretRef == nil && !t.InsecureSkipVerify)) {
-		return http.Client{Transport: base, Timeout: 60 * time.Second}, nil, nil
+// HTTPOptions shape the HTTP client of one ProviderConfig.
+type HTTPOptions struct {
+	// TLS are the ProviderConfig's TLS settings; nil for none.
+	TLS *identityv1alpha1.TLSConfig
+	// Base, when not nil, is the transport to wrap (tests count requests with it).
+	Base http.RoundTripper
+	// Endpoints, when not nil, limits the requests in flight to each endpoint and pauses them
+	// when an endpoint is overloaded.
+	Endpoints *Endpoints
+}
+
+// idleConnsPerHost keeps enough keep-alive connections for every request one endpoint may
+// have in flight: with net/http's default of 2, concurrent requests would reconnect each time.
+const idleConnsPerHost = 16
+
+// HTTPClient returns an HTTP client for o, and the CA bundle it trusts besides the system's.
+func HTTPClient(ctx context.Context, kube client.Reader, o HTTPOptions) (http.Client, []byte, error) {
+	t := o.TLS
+	if o.Base != nil && (t == nil || (t.CABundleSecretRef == nil && !t.InsecureSkipVerify)) {
+		return http.Client{Transport: o.Endpoints.Limit(o.Base), Timeout: 60 * time.Second}, nil, nil
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = idleConnsPerHost
 	var ca []byte
 	if t != nil {
 		cfg := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: t.InsecureSkipVerify} //nolint:gosec // Explicitly asked for by the user, for tests.
@@ -43,5 +59,5 @@ func HTTPClient(ctx context.Context, kube client.Reader, t *identityv1alpha1.TLS
 		}
 		tr.TLSClientConfig = cfg
 	}
-	return http.Client{Transport: tr, Timeout: 60 * time.Second}, ca, nil
+	return http.Client{Transport: o.Endpoints.Limit(tr), Timeout: 60 * time.Second}, ca, nil
 }

@@ -25,17 +25,26 @@ type Options struct {
 	// Installations derives installation IDs for provenance markers.
 	Installations *clients.Installations
 	// Waker wakes deletions that wait for other resources of this provider once those are
-	// gone; nil leaves them to the reconciler's backoff.
+	// gone, and resources whose references did not resolve once what they reference changes;
+	// nil leaves them to the reconciler's backoff.
 	Waker *Waker
 	// PollJitter moves each resource's next poll by a random duration up to this either way;
 	// zero polls at exactly PollInterval.
 	PollJitter time.Duration
 }
 
-// NewOptions returns Options with fresh client factories.
+// NewOptions returns Options with fresh client factories, whose requests share one
+// Endpoints with the default limits (SetEndpointLimits changes them).
 func NewOptions(o controller.Options) Options {
-	return Options{Options: o, Keystone: &keystone.Factory{}, Authentik: &authentik.Factory{}, Installations: &clients.Installations{},
-		Waker: NewWaker()}
+	e := clients.NewEndpoints(clients.DefaultEndpointLimits)
+	return Options{Options: o, Keystone: &keystone.Factory{Endpoints: e}, Authentik: &authentik.Factory{Endpoints: e},
+		Installations: &clients.Installations{}, Waker: NewWaker()}
+}
+
+// SetEndpointLimits makes both systems' clients share one Endpoints with limits l.
+func (o *Options) SetEndpointLimits(l clients.EndpointLimits) {
+	e := clients.NewEndpoints(l)
+	o.Keystone.Endpoints, o.Authentik.Endpoints = e, e
 }
 
 // reconcilerOptions are the managed reconciler's options that the command line chooses: the

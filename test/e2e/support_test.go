@@ -34,6 +34,15 @@ type countingTransport struct {
 	counts map[string]int
 	byPath map[string]int
 	faults []*fault
+	sent   []sentRequest
+}
+
+// A sentRequest is one request as the transport saw it: when, which, and whether a fault
+// answered it.
+type sentRequest struct {
+	At                 time.Time
+	Method, Host, Path string
+	Fault              *fault
 }
 
 // A fault answers the next Times requests whose method matches and whose path starts with
@@ -44,6 +53,7 @@ type fault struct {
 	Method, Prefix string
 	Status, Times  int
 	Committed      bool
+	RetryAfter     string // the answer's Retry-After header, if not empty
 }
 
 // inject adds a fault; it is removed when the test ends.
@@ -84,6 +94,7 @@ func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	c.counts[r.Method+" "+idSegment.ReplaceAllString(r.URL.Path, "/{id}$1")]++
 	c.byPath[r.Method+" "+r.URL.Path]++
 	f := c.fault(r)
+	c.sent = append(c.sent, sentRequest{At: time.Now(), Method: r.Method, Host: r.URL.Host, Path: r.URL.Path, Fault: f})
 	c.mu.Unlock()
 	if f != nil && f.Committed {
 		resp, err := http.DefaultTransport.RoundTrip(r)
@@ -99,9 +110,26 @@ func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
 	default:
 		body := `{"error":{"code":` + strconv.Itoa(f.Status) + `,"message":"injected by the test","title":"Injected"}}`
+		h := http.Header{"Content-Type": {"application/json"}}
+		if f.RetryAfter != "" {
+			h.Set("Retry-After", f.RetryAfter)
+		}
 		return &http.Response{StatusCode: f.Status, Status: strconv.Itoa(f.Status) + " " + http.StatusText(f.Status),
-			Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(strings.NewReader(body)), Request: r}, nil
+			Header: h, Body: io.NopCloser(strings.NewReader(body)), Request: r}, nil
 	}
+}
+
+// sentSince returns the requests sent at or after t, in order.
+func (c *countingTransport) sentSince(t time.Time) []sentRequest {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []sentRequest
+	for _, s := range c.sent {
+		if !s.At.Before(t) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // snapshot returns a copy of the counts by folded path and by exact path.

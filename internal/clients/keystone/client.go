@@ -33,6 +33,9 @@ const (
 type Factory struct {
 	// Transport, when set, carries every request (tests use it to count requests).
 	Transport http.RoundTripper
+	// Endpoints, when set, limits the requests in flight to each endpoint (shared with the
+	// other system's factory: limits are per endpoint, not per factory).
+	Endpoints *clients.Endpoints
 
 	cache clients.Cache[*gophercloud.ServiceClient]
 }
@@ -47,7 +50,7 @@ func (f *Factory) Client(ctx context.Context, kube client.Reader, pc *identityv1
 	if err != nil {
 		return nil, err
 	}
-	hc, ca, err := clients.HTTPClient(ctx, kube, cfg.TLS, f.Transport)
+	hc, ca, err := clients.HTTPClient(ctx, kube, clients.HTTPOptions{TLS: cfg.TLS, Base: f.Transport, Endpoints: f.Endpoints})
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +71,7 @@ func (f *Factory) Check(ctx context.Context, kube client.Reader, pc *identityv1a
 	if err != nil {
 		return err
 	}
-	hc, ca, err := clients.HTTPClient(ctx, kube, cfg.TLS, f.Transport)
+	hc, ca, err := clients.HTTPClient(ctx, kube, clients.HTTPOptions{TLS: cfg.TLS, Base: f.Transport, Endpoints: f.Endpoints})
 	if err != nil {
 		return err
 	}
