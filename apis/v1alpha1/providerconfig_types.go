@@ -38,7 +38,7 @@ type TLSConfig struct {
 	// CABundleSecretRef selects a Secret key holding PEM CA certificates to trust in addition to
 	// the system's.
 	// +optional
-	CABundleSecretRef *xpv2.SecretKeySelector `json:"caBundleSecretRef,omitempty"`
+	CABundleSecretRef *SecretKeySelector `json:"caBundleSecretRef,omitempty"`
 
 	// InsecureSkipVerify disables certificate verification. Only for tests.
 	// +optional
@@ -54,7 +54,7 @@ type AuthentikConfig struct {
 	URL string `json:"url"`
 
 	// TokenSecretRef selects the Secret key that holds an authentik API token.
-	TokenSecretRef xpv2.SecretKeySelector `json:"tokenSecretRef"`
+	TokenSecretRef SecretKeySelector `json:"tokenSecretRef"`
 
 	// TLS settings for the connection.
 	// +optional
@@ -110,7 +110,7 @@ type KeystonePasswordAuth struct {
 	UserDomainName string `json:"userDomainName,omitempty"`
 
 	// PasswordSecretRef selects the Secret key that holds the password.
-	PasswordSecretRef xpv2.SecretKeySelector `json:"passwordSecretRef"`
+	PasswordSecretRef SecretKeySelector `json:"passwordSecretRef"`
 
 	// Scope of the token the provider requests.
 	Scope KeystoneScope `json:"scope"`
@@ -152,7 +152,7 @@ type KeystoneApplicationCredentialAuth struct {
 	ID string `json:"id"`
 
 	// SecretRef selects the Secret key that holds the application credential's secret.
-	SecretRef xpv2.SecretKeySelector `json:"secretRef"`
+	SecretRef SecretKeySelector `json:"secretRef"`
 }
 
 // ProviderConfigStatus is the observed state of a ProviderConfig.
@@ -174,6 +174,10 @@ const ConditionTypeAuthenticated xpv2.ConditionType = "Authenticated"
 // recorded in status.installationID, the ID its resources' provenance markers carry.
 const ConditionTypeInstallationID xpv2.ConditionType = "InstallationID"
 
+// The legacy ProviderConfig's Secret selectors name their namespace (CEL rules on its spec): a
+// cluster-scoped ProviderConfig has none of its own to read them in. The namespaced
+// ProviderConfig of identity.m.crossplane.io forbids it instead.
+
 // +kubebuilder:object:root=true
 
 // A ProviderConfig configures how provider-identity connects to one authentik or Keystone.
@@ -190,6 +194,11 @@ type ProviderConfig struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
+	// +kubebuilder:validation:XValidation:rule="!has(self.keystone) || !has(self.keystone.password) || has(self.keystone.password.passwordSecretRef.namespace)",message="spec.keystone.password.passwordSecretRef.namespace is required: a cluster-scoped ProviderConfig names the namespace of each Secret it reads"
+	// +kubebuilder:validation:XValidation:rule="!has(self.keystone) || !has(self.keystone.applicationCredential) || has(self.keystone.applicationCredential.secretRef.namespace)",message="spec.keystone.applicationCredential.secretRef.namespace is required: a cluster-scoped ProviderConfig names the namespace of each Secret it reads"
+	// +kubebuilder:validation:XValidation:rule="!has(self.keystone) || !has(self.keystone.tls) || !has(self.keystone.tls.caBundleSecretRef) || has(self.keystone.tls.caBundleSecretRef.namespace)",message="spec.keystone.tls.caBundleSecretRef.namespace is required: a cluster-scoped ProviderConfig names the namespace of each Secret it reads"
+	// +kubebuilder:validation:XValidation:rule="!has(self.authentik) || has(self.authentik.tokenSecretRef.namespace)",message="spec.authentik.tokenSecretRef.namespace is required: a cluster-scoped ProviderConfig names the namespace of each Secret it reads"
+	// +kubebuilder:validation:XValidation:rule="!has(self.authentik) || !has(self.authentik.tls) || !has(self.authentik.tls.caBundleSecretRef) || has(self.authentik.tls.caBundleSecretRef.namespace)",message="spec.authentik.tls.caBundleSecretRef.namespace is required: a cluster-scoped ProviderConfig names the namespace of each Secret it reads"
 	Spec   ProviderConfigSpec   `json:"spec"`
 	Status ProviderConfigStatus `json:"status,omitempty"`
 }

@@ -1,11 +1,14 @@
 package v1alpha1
 
-// The Secret selectors of managed resource parameters. Parameters are shared by a kind's two
-// scopes (docs/adr/0005-crossplane-v2-scopes.md), so the namespace is optional here and each
-// kind says what it means: a cluster-scoped kind requires it (a "+cluster-scope:" CEL line), a
-// namespaced kind forbids it (a "+namespaced-only" CEL line), because a namespaced resource
-// reads Secrets of its own namespace only. Drivers read them through
-// clients.ResourceSecrets, which enforces the same rule.
+// The Secret selectors of managed resource parameters and of ProviderConfigs. Parameters are
+// shared by a kind's two scopes (docs/adr/0005-crossplane-v2-scopes.md), and the spec by the
+// three ProviderConfig kinds, so the namespace is optional here and each kind says what it
+// means: a cluster-scoped kind requires it (for parameters a "+cluster-scope:" CEL line; on the
+// legacy ProviderConfig and the ClusterProviderConfig CEL rules on spec), a namespaced kind
+// forbids it (a "+namespaced-only" CEL line; CEL rules on the namespaced ProviderConfig's
+// spec), because a namespaced object reads Secrets of its own namespace only. Drivers read
+// them through clients.ResourceSecrets, ProviderConfigs through clients.SecretReader: the
+// same reader, which enforces the same rule.
 
 // A SecretReference names a Secret.
 type SecretReference struct {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
-	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 )
@@ -70,7 +69,7 @@ func ProviderConfigFor(ctx context.Context, kube client.Client, usage *resource.
 }
 
 // SecretValue reads one key of a Secret.
-func SecretValue(ctx context.Context, kube client.Reader, s xpv2.SecretKeySelector) ([]byte, error) {
+func SecretValue(ctx context.Context, kube client.Reader, s identityv1alpha1.SecretKeySelector) ([]byte, error) {
 	sec := &corev1.Secret{}
 	if err := kube.Get(ctx, types.NamespacedName{Namespace: s.Namespace, Name: s.Name}, sec); err != nil {
 		return nil, errors.Wrapf(err, errGetSecret, s.Namespace, s.Name)

@@ -36,17 +36,49 @@ type Config interface {
 }
 
 // View returns c as the legacy ProviderConfig the factories and Installations read. Its name
-// is namespace/name for a namespaced ProviderConfig, so that messages name it whole.
+// is namespace/name for a namespaced ProviderConfig, so that messages name it whole, and its
+// Secret selectors, which name no namespace there, name c's own: the factories read each
+// Secret where it is, through SecretReader.
 func View(c Config) *identityv1alpha1.ProviderConfig {
 	if pc, ok := c.(*identityv1alpha1.ProviderConfig); ok {
 		return pc
 	}
-	v := &identityv1alpha1.ProviderConfig{Spec: *c.ProviderConfigSpec(), Status: *c.ProviderConfigStatus()}
+	// A copy: c may be the informer cache's own object.
+	v := &identityv1alpha1.ProviderConfig{Spec: *c.ProviderConfigSpec().DeepCopy(), Status: *c.ProviderConfigStatus()}
 	v.SetName(c.GetName())
 	if ns := c.GetNamespace(); ns != "" {
 		v.SetName(ns + "/" + c.GetName())
+		for _, s := range secretSelectors(&v.Spec) {
+			// A namespace the selector does name (stored before the CEL rule forbade it) is
+			// kept, so that SecretReader refuses it by name.
+			s.Namespace = SecretKey(c, s.SecretReference).Namespace
+		}
 	}
 	return v
+}
+
+// secretSelectors returns every Secret selector a ProviderConfig spec sets.
+func secretSelectors(spec *identityv1alpha1.ProviderConfigSpec) []*identityv1alpha1.SecretKeySelector {
+	var sels []*identityv1alpha1.SecretKeySelector
+	ca := func(t *identityv1alpha1.TLSConfig) {
+		if t != nil && t.CABundleSecretRef != nil {
+			sels = append(sels, t.CABundleSecretRef)
+		}
+	}
+	if a := spec.Authentik; a != nil {
+		sels = append(sels, &a.TokenSecretRef)
+		ca(a.TLS)
+	}
+	if k := spec.Keystone; k != nil {
+		if k.Password != nil {
+			sels = append(sels, &k.Password.PasswordSecretRef)
+		}
+		if k.ApplicationCredential != nil {
+			sels = append(sels, &k.ApplicationCredential.SecretRef)
+		}
+		ca(k.TLS)
+	}
+	return sels
 }
 
 // SecretReader returns the reader a ProviderConfig's Secrets are read through: for a

@@ -105,3 +105,84 @@ func TestResourceSecretsList(t *testing.T) {
 		t.Errorf("listed (-want +got):\n%s", diff)
 	}
 }
+
+func keystonePC(ns string) identityv1alpha1.ProviderConfigSpec {
+	return identityv1alpha1.ProviderConfigSpec{Keystone: &identityv1alpha1.KeystoneConfig{AuthURL: "http://keystone/v3",
+		Password: &identityv1alpha1.KeystonePasswordAuth{Username: "admin",
+			PasswordSecretRef: identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: ns, Name: "pw"}, Key: "password"}}}}
+}
+
+// The factories read a ProviderConfig's Secrets at the selectors of its View, through
+// SecretReader: a namespaced ProviderConfig's selectors name no namespace and read its own, a
+// ClusterProviderConfig's read the namespace they name. A namespace a namespaced
+// ProviderConfig does name (stored before the CEL rule forbade it) is refused by name.
+func TestViewSecrets(t *testing.T) {
+	meta := func(ns, name string) metav1.ObjectMeta { return metav1.ObjectMeta{Namespace: ns, Name: name} }
+	cases := map[string]struct {
+		c       Config
+		want    string // the Secret's password, which is its namespace
+		wantErr string
+	}{
+		"NamespacedNamesNone": {c: &nsidentityv1alpha1.ProviderConfig{ObjectMeta: meta("team-a", "keystone"), Spec: keystonePC("")}, want: "team-a"},
+		"NamespacedNamesAnother": {c: &nsidentityv1alpha1.ProviderConfig{ObjectMeta: meta("team-a", "keystone"), Spec: keystonePC("team-b")},
+			wantErr: "cannot read Secret team-b/pw: ProviderConfig team-a/keystone reads Secrets of its own namespace only, but names Secret team-b/pw: move the Secret into namespace team-a, or use a ClusterProviderConfig"},
+		"ClusterNamesOne": {c: &nsidentityv1alpha1.ClusterProviderConfig{ObjectMeta: meta("", "default"), Spec: keystonePC("team-b")}, want: "team-b"},
+		"ClusterNamesNone": {c: &nsidentityv1alpha1.ClusterProviderConfig{ObjectMeta: meta("", "default"), Spec: keystonePC("")},
+			wantErr: `cannot read Secret /pw: ProviderConfig default names Secret "pw" without a namespace: a cluster-scoped resource must say which namespace its Secrets are in`},
+		"LegacyNamesOne": {c: &identityv1alpha1.ProviderConfig{ObjectMeta: meta("", "keystone"), Spec: keystonePC("team-a")}, want: "team-a"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			stored := tc.c.ProviderConfigSpec().DeepCopy()
+			v, err := SecretValue(context.Background(), SecretReader(secretsKube(), tc.c), View(tc.c).Spec.Keystone.Password.PasswordSecretRef)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if diff := cmp.Diff(tc.wantErr, got); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.want, string(v)); diff != "" {
+				t.Errorf("Secret read (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(stored, tc.c.ProviderConfigSpec()); diff != "" {
+				t.Errorf("View changed the ProviderConfig itself (-before +after):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Every Secret selector of a namespaced ProviderConfig's View names its namespace.
+func TestViewNamesOwnNamespace(t *testing.T) {
+	sel := func(ns, name string) identityv1alpha1.SecretKeySelector {
+		return identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: ns, Name: name}, Key: "k"}
+	}
+	ptrSel := func(ns, name string) *identityv1alpha1.SecretKeySelector { s := sel(ns, name); return &s }
+	spec := func(ns string) identityv1alpha1.ProviderConfigSpec {
+		return identityv1alpha1.ProviderConfigSpec{
+			Keystone: &identityv1alpha1.KeystoneConfig{
+				Password:              &identityv1alpha1.KeystonePasswordAuth{PasswordSecretRef: sel(ns, "pw")},
+				ApplicationCredential: &identityv1alpha1.KeystoneApplicationCredentialAuth{SecretRef: sel(ns, "ac")},
+				TLS:                   &identityv1alpha1.TLSConfig{CABundleSecretRef: ptrSel(ns, "ks-ca")},
+			},
+			Authentik: &identityv1alpha1.AuthentikConfig{TokenSecretRef: sel(ns, "token"), TLS: &identityv1alpha1.TLSConfig{CABundleSecretRef: ptrSel(ns, "ak-ca")}},
+		}
+	}
+	cases := map[string]struct {
+		c    Config
+		want identityv1alpha1.ProviderConfigSpec
+	}{
+		"Namespaced": {c: &nsidentityv1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "pc"}, Spec: spec("")}, want: spec("team-a")},
+		"Cluster":    {c: &nsidentityv1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "pc"}, Spec: spec("")}, want: spec("")},
+		"NoTLS": {c: &nsidentityv1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "pc"},
+			Spec: identityv1alpha1.ProviderConfigSpec{Authentik: &identityv1alpha1.AuthentikConfig{TokenSecretRef: sel("", "token")}}},
+			want: identityv1alpha1.ProviderConfigSpec{Authentik: &identityv1alpha1.AuthentikConfig{TokenSecretRef: sel("team-a", "token")}}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, View(tc.c).Spec); diff != "" {
+				t.Errorf("View's spec (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

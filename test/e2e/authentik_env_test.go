@@ -24,8 +24,6 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
-
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -84,7 +82,7 @@ func authentikProviderConfig(name, installation, secret string) *identityv1alpha
 			InstallationID: installation,
 			Authentik: &identityv1alpha1.AuthentikConfig{
 				URL:            os.Getenv("AUTHENTIK_URL"),
-				TokenSecretRef: xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "crossplane-system", Name: secret}, Key: "token"},
+				TokenSecretRef: identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "crossplane-system", Name: secret}, Key: "token"},
 			},
 		},
 	}

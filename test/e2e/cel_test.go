@@ -13,8 +13,6 @@ import (
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
-
 	ksv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 )
@@ -34,7 +32,7 @@ func rejected(t *testing.T, obj client.Object, want string) {
 
 func TestCELProviderConfig(t *testing.T) {
 	t.Parallel()
-	secret := xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "crossplane-system", Name: "s"}, Key: "k"}
+	secret := identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "crossplane-system", Name: "s"}, Key: "k"}
 	ks := keystoneProviderConfig("x", "", "s").Spec.Keystone
 	ak := &identityv1alpha1.AuthentikConfig{URL: "https://authentik.example.com", TokenSecretRef: secret}
 	pc := func(name string, spec identityv1alpha1.ProviderConfigSpec) *identityv1alpha1.ProviderConfig {

@@ -29,7 +29,6 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
-	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	"github.com/crossplane-contrib/provider-identity/apis"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
@@ -163,7 +162,7 @@ func keystoneProviderConfig(name, installation, secret string) *identityv1alpha1
 				Password: &identityv1alpha1.KeystonePasswordAuth{
 					Username:          "admin",
 					UserDomainName:    "Default",
-					PasswordSecretRef: xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "crossplane-system", Name: secret}, Key: "password"},
+					PasswordSecretRef: identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "crossplane-system", Name: secret}, Key: "password"},
 					Scope:             identityv1alpha1.KeystoneScope{ProjectName: &project, ProjectDomainName: &domain},
 				},
 			},

@@ -43,7 +43,7 @@ func TestNamespacedAuthentik(t *testing.T) {
 		StringData: map[string]string{"password": "team-a-s3cret"}})
 
 	spec := authentikProviderConfig("unused", installationID, "authentik-token").Spec
-	spec.Authentik.TokenSecretRef.Namespace = nsA
+	spec.Authentik.TokenSecretRef.Namespace = "" // a namespaced ProviderConfig reads its own
 	pc := &nsidentityv1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: nsA, Name: "authentik"}, Spec: spec}
 	create(t, pc)
 	releaseNamespacedProviderConfig(t, "ProviderConfig", pc.GetName())

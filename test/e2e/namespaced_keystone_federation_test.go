@@ -31,7 +31,7 @@ func teamNamespace(t *testing.T, ns string) {
 	namespace(t, ns)
 	create(t, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "keystone-admin"},
 		StringData: map[string]string{"password": os.Getenv("KEYSTONE_ADMIN_PASSWORD")}})
-	pc := &nsidentityv1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "keystone"}, Spec: keystoneSpec(ns, "keystone-admin")}
+	pc := &nsidentityv1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "keystone"}, Spec: keystoneSpec("", "keystone-admin")}
 	create(t, pc)
 	releaseNamespacedProviderConfig(t, "ProviderConfig", pc.GetName())
 	eventually(t, 60*time.Second, "the "+ns+" ProviderConfig to authenticate", func() bool {

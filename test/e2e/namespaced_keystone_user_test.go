@@ -39,7 +39,7 @@ func TestNamespacedKeystoneUserDomainConfig(t *testing.T) {
 	namespace(t, ns)
 	create(t, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "keystone-admin"},
 		StringData: map[string]string{"password": os.Getenv("KEYSTONE_ADMIN_PASSWORD")}})
-	pc := &nsidentityv1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "keystone"}, Spec: keystoneSpec(ns, "keystone-admin")}
+	pc := &nsidentityv1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "keystone"}, Spec: keystoneSpec("", "keystone-admin")}
 	create(t, pc)
 	releaseNamespacedProviderConfig(t, "ProviderConfig", pc.GetName())
 	mrs := xpv2.ManagedResourceSpec{ProviderConfigReference: nsRef("ProviderConfig", "keystone")}

@@ -67,7 +67,7 @@ func TestProviderConfigWrongSystem(t *testing.T) {
 		ObjectMeta: metav1.ObjectMeta{Name: "pc-authentik-for-keystone"},
 		Spec: identityv1alpha1.ProviderConfigSpec{Authentik: &identityv1alpha1.AuthentikConfig{
 			URL:            "http://127.0.0.1:1",
-			TokenSecretRef: xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: "crossplane-system", Name: "none"}, Key: "token"},
+			TokenSecretRef: identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "crossplane-system", Name: "none"}, Key: "token"},
 		}},
 	}
 	create(t, pc)

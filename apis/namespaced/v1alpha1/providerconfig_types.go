@@ -12,13 +12,18 @@ import (
 
 // Both kinds share the spec and status of the legacy ProviderConfig (identity.crossplane.io),
 // so that one client factory and one installation ID logic serve all three. What differs is
-// where their Secrets may be: a ProviderConfig reads Secrets of its own namespace only (the
-// provider refuses any other namespace), a ClusterProviderConfig any namespace it names.
+// where their Secrets are: a ProviderConfig's selectors name no namespace and it reads Secrets
+// of its own namespace only (the API server refuses a selector's namespace, and the provider's
+// Secret reader any other namespace), a ClusterProviderConfig's selectors each name one.
+// The CEL rules on their spec say so, field by field, as the namespaced managed resources'
+// rules do for their Secret selectors: a team's ProviderConfig cannot name another team's
+// Secret, and a ClusterProviderConfig, having no namespace of its own, must name one.
 
 // +kubebuilder:object:root=true
 
 // A ProviderConfig configures how the namespaced resources of its namespace connect to one
-// authentik or Keystone. Its Secrets must be in its own namespace.
+// authentik or Keystone. It reads its Secrets in its own namespace: its Secret selectors name
+// only a Secret and a key.
 // +kubebuilder:subresource:status
 // +kubebuilder:validation:XValidation:rule="has(oldSelf.spec.installationID) || !has(self.spec.installationID) || !has(oldSelf.status) || !has(oldSelf.status.installationID) || self.spec.installationID == oldSelf.status.installationID",message="spec.installationID can only be set to the ID this ProviderConfig already writes into provenance markers (status.installationID, derived from the kube-system namespace's UID): another ID would make every object it created foreign (AdoptionRequired). Set it to status.installationID, or leave it unset"
 // +kubebuilder:printcolumn:name="AUTHENTICATED",type="string",JSONPath=".status.conditions[?(@.type=='Authenticated')].status"
@@ -32,6 +37,11 @@ type ProviderConfig struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
+	// +kubebuilder:validation:XValidation:rule="!has(self.keystone) || !has(self.keystone.password) || !has(self.keystone.password.passwordSecretRef.namespace)",message="spec.keystone.password.passwordSecretRef.namespace must not be set: a namespaced ProviderConfig reads its Secrets in its own namespace; put the Secret there and leave out namespace, or use a ClusterProviderConfig"
+	// +kubebuilder:validation:XValidation:rule="!has(self.keystone) || !has(self.keystone.applicationCredential) || !has(self.keystone.applicationCredential.secretRef.namespace)",message="spec.keystone.applicationCredential.secretRef.namespace must not be set: a namespaced ProviderConfig reads its Secrets in its own namespace; put the Secret there and leave out namespace, or use a ClusterProviderConfig"
+	// +kubebuilder:validation:XValidation:rule="!has(self.keystone) || !has(self.keystone.tls) || !has(self.keystone.tls.caBundleSecretRef) || !has(self.keystone.tls.caBundleSecretRef.namespace)",message="spec.keystone.tls.caBundleSecretRef.namespace must not be set: a namespaced ProviderConfig reads its Secrets in its own namespace; put the Secret there and leave out namespace, or use a ClusterProviderConfig"
+	// +kubebuilder:validation:XValidation:rule="!has(self.authentik) || !has(self.authentik.tokenSecretRef.namespace)",message="spec.authentik.tokenSecretRef.namespace must not be set: a namespaced ProviderConfig reads its Secrets in its own namespace; put the Secret there and leave out namespace, or use a ClusterProviderConfig"
+	// +kubebuilder:validation:XValidation:rule="!has(self.authentik) || !has(self.authentik.tls) || !has(self.authentik.tls.caBundleSecretRef) || !has(self.authentik.tls.caBundleSecretRef.namespace)",message="spec.authentik.tls.caBundleSecretRef.namespace must not be set: a namespaced ProviderConfig reads its Secrets in its own namespace; put the Secret there and leave out namespace, or use a ClusterProviderConfig"
 	Spec   identityv1alpha1.ProviderConfigSpec   `json:"spec"`
 	Status identityv1alpha1.ProviderConfigStatus `json:"status,omitempty"`
 }
@@ -62,6 +72,11 @@ type ClusterProviderConfig struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
+	// +kubebuilder:validation:XValidation:rule="!has(self.keystone) || !has(self.keystone.password) || has(self.keystone.password.passwordSecretRef.namespace)",message="spec.keystone.password.passwordSecretRef.namespace is required: a ClusterProviderConfig names the namespace of each Secret it reads"
+	// +kubebuilder:validation:XValidation:rule="!has(self.keystone) || !has(self.keystone.applicationCredential) || has(self.keystone.applicationCredential.secretRef.namespace)",message="spec.keystone.applicationCredential.secretRef.namespace is required: a ClusterProviderConfig names the namespace of each Secret it reads"
+	// +kubebuilder:validation:XValidation:rule="!has(self.keystone) || !has(self.keystone.tls) || !has(self.keystone.tls.caBundleSecretRef) || has(self.keystone.tls.caBundleSecretRef.namespace)",message="spec.keystone.tls.caBundleSecretRef.namespace is required: a ClusterProviderConfig names the namespace of each Secret it reads"
+	// +kubebuilder:validation:XValidation:rule="!has(self.authentik) || has(self.authentik.tokenSecretRef.namespace)",message="spec.authentik.tokenSecretRef.namespace is required: a ClusterProviderConfig names the namespace of each Secret it reads"
+	// +kubebuilder:validation:XValidation:rule="!has(self.authentik) || !has(self.authentik.tls) || !has(self.authentik.tls.caBundleSecretRef) || has(self.authentik.tls.caBundleSecretRef.namespace)",message="spec.authentik.tls.caBundleSecretRef.namespace is required: a ClusterProviderConfig names the namespace of each Secret it reads"
 	Spec   identityv1alpha1.ProviderConfigSpec   `json:"spec"`
 	Status identityv1alpha1.ProviderConfigStatus `json:"status,omitempty"`
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
-	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
@@ -180,7 +179,7 @@ func desired(ctx context.Context, c shared.Client, res *shared.Resolver, mg mr) 
 func clientSecret(ctx context.Context, c shared.Client, mg mr, ref identityv1alpha1.SecretKeySelector) (string, error) {
 	key := clients.SecretKey(mg, ref.SecretReference)
 	v, err := clients.SecretValue(ctx, clients.ResourceSecrets(c.Kube, mg),
-		xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Namespace: key.Namespace, Name: key.Name}, Key: ref.Key})
+		identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: key.Namespace, Name: key.Name}, Key: ref.Key})
 	if err != nil {
 		return "", errors.Wrap(err, errSecret)
 	}
