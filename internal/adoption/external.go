@@ -193,6 +193,12 @@ func (e *External[MR, O]) lookup(ctx context.Context, mg MR) (*O, bool, error) {
 		if !e.driver.IsNotFound(err) {
 			return nil, false, errors.Wrapf(err, errGet, e.groupKind, id)
 		}
+		if meta.WasDeleted(mg) {
+			// The object this resource is deleting is gone (usually by its own delete, a
+			// moment ago): the deletion is complete. A same-named object made meanwhile is
+			// none of its business, so it is not looked up.
+			return nil, false, nil
+		}
 		// The object we knew is gone. Fall through to the natural key, so that a same-named
 		// object made meanwhile is judged like any other rather than collided with on create.
 	}

@@ -40,6 +40,7 @@ type fakeDriver struct {
 	created *provenance.Marker
 	updated *provenance.Marker
 	deleted bool
+	finds   int
 }
 
 func (d *fakeDriver) Get(_ context.Context, _ *v1alpha1.Domain, id string) (obj, error) {
@@ -48,8 +49,11 @@ func (d *fakeDriver) Get(_ context.Context, _ *v1alpha1.Domain, id string) (obj,
 	}
 	return obj{}, errNotFound
 }
-func (d *fakeDriver) Find(context.Context, *v1alpha1.Domain) ([]obj, error) { return d.byKey, nil }
-func (d *fakeDriver) IsNotFound(err error) bool                             { return errors.Is(err, errNotFound) }
+func (d *fakeDriver) Find(context.Context, *v1alpha1.Domain) ([]obj, error) {
+	d.finds++
+	return d.byKey, nil
+}
+func (d *fakeDriver) IsNotFound(err error) bool { return errors.Is(err, errNotFound) }
 func (d *fakeDriver) Describe(o obj) Description {
 	return Description{ID: o.ID, Type: "thing", Key: o.Key, Marker: o.Marker, Markerless: o.Markerless}
 }
@@ -493,6 +497,31 @@ func TestMarkerlessObjectOfAnotherResource(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.want, got, cmpopts.EquateErrors()); diff != "" {
 				t.Errorf("Observe(): -want, +got:\n%s", diff)
+			}
+		})
+	}
+}
+
+// A resource being deleted whose object is gone (its own delete went through) is gone: no
+// natural-key lookup follows, whatever a same-named object would say.
+func TestExternalObserveDeletedObjectGoneWithoutALookup(t *testing.T) {
+	for name, byKey := range map[string][]obj{
+		"NothingByKey":       nil,
+		"OursByKey":          {{ID: "2", Key: "a", Marker: ours(provenance.OriginCreated)}},
+		"SomebodyElsesByKey": {{ID: "2", Key: "a"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			d := &fakeDriver{byKey: byKey}
+			mg := newMR(deleting, func(mg *v1alpha1.Domain) { meta.SetExternalName(mg, "old") })
+			obs, err := NewExternal(d, Config[*v1alpha1.Domain]{GroupKind: groupKind, Installation: "here"}).Observe(context.Background(), mg)
+			if err != nil {
+				t.Fatalf("Observe(): %v", err)
+			}
+			if diff := cmp.Diff(managed.ExternalObservation{ResourceExists: false}, obs); diff != "" {
+				t.Errorf("Observe(): -want, +got:\n%s", diff)
+			}
+			if d.finds != 0 {
+				t.Errorf("natural-key lookups: got %d, want none", d.finds)
 			}
 		})
 	}
