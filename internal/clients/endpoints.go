@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 )
 
 // EndpointLimits bound the load the provider puts on one Keystone or authentik: how many
@@ -32,14 +34,18 @@ var DefaultEndpointLimits = EndpointLimits{MaxInFlight: 10, MinPause: time.Secon
 type Endpoints struct {
 	limits EndpointLimits
 	now    func() time.Time
+	log    logging.Logger
 
 	mu        sync.Mutex
 	endpoints map[string]*endpoint
 }
 
-// NewEndpoints returns an Endpoints with the limits l.
-func NewEndpoints(l EndpointLimits) *Endpoints {
-	return &Endpoints{limits: l, now: time.Now, endpoints: map[string]*endpoint{}}
+// NewEndpoints returns an Endpoints with the limits l that logs each pause to log (nil: no log).
+func NewEndpoints(l EndpointLimits, log logging.Logger) *Endpoints {
+	if log == nil {
+		log = logging.NewNopLogger()
+	}
+	return &Endpoints{limits: l, now: time.Now, log: log, endpoints: map[string]*endpoint{}}
 }
 
 // Limits are the limits e applies.
@@ -49,7 +55,8 @@ type endpoint struct {
 	slots chan struct{} // nil without MaxInFlight
 
 	mu          sync.Mutex
-	pausedUntil time.Time
+	pausedAt    time.Time     // when the latest pause began
+	pausedUntil time.Time     // no request is sent before this
 	lastPause   time.Duration // of the current run of overload answers; 0 after a good one
 }
 
@@ -81,18 +88,31 @@ type limitedTransport struct {
 }
 
 func (t *limitedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	ep := t.endpoints.endpoint(r.URL.Scheme + "://" + r.URL.Host)
+	key := r.URL.Scheme + "://" + r.URL.Host
+	ep := t.endpoints.endpoint(key)
 	if err := ep.acquire(r.Context(), t.endpoints.now); err != nil {
 		return nil, err
 	}
+	sent := t.endpoints.now()
 	resp, err := t.next.RoundTrip(r)
 	ep.release()
-	if pause, overloaded := overload(r.Context(), resp, err); overloaded {
-		ep.pause(t.endpoints.now(), pause, t.endpoints.limits)
+	if retryAfter, overloaded := overload(r.Context(), resp, err); overloaded {
+		if p, paused := ep.pause(sent, t.endpoints.now(), retryAfter, t.endpoints.limits); paused {
+			t.endpoints.log.Info("Pausing requests to an overloaded or unreachable endpoint", "endpoint", key, "pause", p.String(), "answer", answer(resp, err))
+		}
 	} else if err == nil {
 		ep.recovered()
 	}
 	return resp, err
+}
+
+// answer says what an overload answer was, for the log: the status, or the error's text
+// (a transport error never holds a secret; request bodies are not part of it).
+func answer(resp *http.Response, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	return resp.Status
 }
 
 // acquire waits out the endpoint's pause, then for a free slot, or until ctx is done.
@@ -129,13 +149,22 @@ func (ep *endpoint) release() {
 	}
 }
 
-func (ep *endpoint) pause(now time.Time, retryAfter time.Duration, l EndpointLimits) {
+// pause starts a pause after an overload answer to a request sent at sent, unless the request
+// was already in flight when the latest pause began: the requests in flight together fail
+// together, and one incident must count once, not double the pause for each of them. It
+// returns the pause and whether one began.
+func (ep *endpoint) pause(sent, now time.Time, retryAfter time.Duration, l EndpointLimits) (time.Duration, bool) {
 	ep.mu.Lock()
 	defer ep.mu.Unlock()
+	if sent.Before(ep.pausedAt) {
+		return 0, false
+	}
 	ep.lastPause = nextPause(ep.lastPause, retryAfter, l)
+	ep.pausedAt = now
 	if until := now.Add(ep.lastPause); until.After(ep.pausedUntil) {
 		ep.pausedUntil = until
 	}
+	return ep.lastPause, true
 }
 
 func (ep *endpoint) recovered() {

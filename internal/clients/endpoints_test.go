@@ -126,7 +126,7 @@ func get(t *testing.T, rt http.RoundTripper, ctx context.Context, url string) er
 
 func TestEndpointsLimitRequestsInFlight(t *testing.T) {
 	stub := &stubTransport{delay: 20 * time.Millisecond}
-	rt := NewEndpoints(EndpointLimits{MaxInFlight: 3, MinPause: time.Second, MaxPause: time.Second}).Limit(stub)
+	rt := NewEndpoints(EndpointLimits{MaxInFlight: 3, MinPause: time.Second, MaxPause: time.Second}, nil).Limit(stub)
 	var wg sync.WaitGroup
 	for range 12 {
 		wg.Add(1)
@@ -145,7 +145,7 @@ func TestEndpointsLimitRequestsInFlight(t *testing.T) {
 
 func TestEndpointsLimitEachEndpointApart(t *testing.T) {
 	stub := &stubTransport{delay: 50 * time.Millisecond}
-	rt := NewEndpoints(EndpointLimits{MaxInFlight: 1, MinPause: time.Second, MaxPause: time.Second}).Limit(stub)
+	rt := NewEndpoints(EndpointLimits{MaxInFlight: 1, MinPause: time.Second, MaxPause: time.Second}, nil).Limit(stub)
 	var wg sync.WaitGroup
 	for _, u := range []string{"http://keystone:5000/v3", "http://authentik:9000/api/v3"} {
 		wg.Add(1)
@@ -168,7 +168,7 @@ func TestEndpointsPauseAfterOverload(t *testing.T) {
 	const pause = 150 * time.Millisecond
 	statuses := []int{http.StatusServiceUnavailable, http.StatusOK, http.StatusTooManyRequests, http.StatusOK}
 	stub := &stubTransport{status: func(n int) int { return statuses[n] }}
-	rt := NewEndpoints(EndpointLimits{MaxInFlight: 10, MinPause: pause, MaxPause: 10 * pause}).Limit(stub)
+	rt := NewEndpoints(EndpointLimits{MaxInFlight: 10, MinPause: pause, MaxPause: 10 * pause}, nil).Limit(stub)
 	for range statuses {
 		if err := get(t, rt, context.Background(), "http://keystone:5000/v3/projects"); err != nil {
 			t.Fatal(err)
@@ -185,7 +185,7 @@ func TestEndpointsPauseAfterOverload(t *testing.T) {
 
 func TestEndpointsWaitEndsWithTheRequestsContext(t *testing.T) {
 	stub := &stubTransport{status: func(int) int { return http.StatusServiceUnavailable }}
-	rt := NewEndpoints(EndpointLimits{MaxInFlight: 1, MinPause: time.Hour, MaxPause: time.Hour}).Limit(stub)
+	rt := NewEndpoints(EndpointLimits{MaxInFlight: 1, MinPause: time.Hour, MaxPause: time.Hour}, nil).Limit(stub)
 	if err := get(t, rt, context.Background(), "http://keystone:5000/v3"); err != nil {
 		t.Fatal(err)
 	}
@@ -204,5 +204,36 @@ func TestNilEndpointsLimitNothing(t *testing.T) {
 	var e *Endpoints
 	if got := e.Limit(stub); got != http.RoundTripper(stub) {
 		t.Errorf("a nil Endpoints wrapped the transport: %T", got)
+	}
+}
+
+// Requests in flight together that fail together are one incident: the pause is the first
+// one, not doubled for each of them.
+func TestEndpointsConcurrentFailuresPauseOnce(t *testing.T) {
+	const pause = 100 * time.Millisecond
+	stub := &stubTransport{delay: 50 * time.Millisecond, status: func(int) int { return http.StatusServiceUnavailable }}
+	e := NewEndpoints(EndpointLimits{MaxInFlight: 10, MinPause: pause, MaxPause: time.Hour}, nil)
+	rt := e.Limit(stub)
+	var wg sync.WaitGroup
+	for range 5 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := get(t, rt, context.Background(), "http://keystone:5000/v3"); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	ep := e.endpoint("http://keystone:5000")
+	if ep.lastPause != pause {
+		t.Errorf("5 requests in flight together answered 503: pause %s, want the first pause %s", ep.lastPause, pause)
+	}
+	// The next request, sent after that pause began, fails on its own: that doubles it.
+	if err := get(t, rt, context.Background(), "http://keystone:5000/v3"); err != nil {
+		t.Fatal(err)
+	}
+	if ep.lastPause != 2*pause {
+		t.Errorf("a further 503 after the pause: pause %s, want %s", ep.lastPause, 2*pause)
 	}
 }

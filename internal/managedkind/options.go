@@ -36,14 +36,14 @@ type Options struct {
 // NewOptions returns Options with fresh client factories, whose requests share one
 // Endpoints with the default limits (SetEndpointLimits changes them).
 func NewOptions(o controller.Options) Options {
-	e := clients.NewEndpoints(clients.DefaultEndpointLimits)
+	e := clients.NewEndpoints(clients.DefaultEndpointLimits, o.Logger)
 	return Options{Options: o, Keystone: &keystone.Factory{Endpoints: e}, Authentik: &authentik.Factory{Endpoints: e},
 		Installations: &clients.Installations{}, Waker: NewWaker()}
 }
 
 // SetEndpointLimits makes both systems' clients share one Endpoints with limits l.
 func (o *Options) SetEndpointLimits(l clients.EndpointLimits) {
-	e := clients.NewEndpoints(l)
+	e := clients.NewEndpoints(l, o.Logger)
 	o.Keystone.Endpoints, o.Authentik.Endpoints = e, e
 }
 
