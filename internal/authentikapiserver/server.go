@@ -243,7 +243,7 @@ func (s *Server) finish(w http.ResponseWriter, in *openapi3filter.RequestValidat
 			Body:                   io.NopCloser(bytes.NewReader(body)),
 			Options:                s.responseOptions(),
 		}
-		if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+		if err := openapi3filter.ValidateResponse(in.Request.Context(), out); err != nil {
 			s.violate(Violation{
 				Kind: KindResponse, Method: in.Request.Method, Path: in.Request.URL.RequestURI(),
 				Operation: in.Route.Operation.OperationID, Status: rep.status,
