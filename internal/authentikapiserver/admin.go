@@ -264,5 +264,5 @@ func (a adminAnswer) write(w http.ResponseWriter) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(a.status)
-	_, _ = w.Write(b) //nolint:gosec // G705: JSON sent as application/json by a test server, never rendered as HTML
+	_, _ = w.Write(b)
 }

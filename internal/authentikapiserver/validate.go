@@ -1,6 +1,7 @@
 package authentikapiserver
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,8 +44,8 @@ func (s *Server) responseOptions() *openapi3filter.Options {
 // the schema enforces, rejects body fields the schema does not declare: DRF
 // would silently drop them, which hides client typos and read-only fields sent
 // by mistake. Returns nil when the request is fine.
-func (s *Server) validateRequest(in *openapi3filter.RequestValidationInput, raw []byte) *reply {
-	err := openapi3filter.ValidateRequest(in.Request.Context(), in)
+func (s *Server) validateRequest(ctx context.Context, in *openapi3filter.RequestValidationInput, raw []byte) *reply {
+	err := openapi3filter.ValidateRequest(ctx, in)
 	errs := fieldErrors{}
 	if err != nil {
 		collectErrors(err, errs)
