@@ -32,7 +32,7 @@ packages:
 	hack/build-packages.sh
 
 # golangci-lint over every Go module (.golangci.yml; hack/lint.sh). `LINT=1 make test` runs it
-# beside the end-to-end tests; off by default while findings remain in internal/controller (issue 11).
+# in the background of the test run; off by default while findings remain in internal/controller (issue 11).
 lint:
 	hack/lint.sh
 
