@@ -38,8 +38,9 @@ type AdoptionSpec struct {
 	AdoptionPolicy AdoptionPolicy `json:"adoptionPolicy,omitempty"`
 }
 
-// GetAdoptionPolicy returns the policy, defaulting to FailOnConflict.
-func (s AdoptionSpec) GetAdoptionPolicy() AdoptionPolicy {
+// GetAdoptionPolicy returns the policy, defaulting to FailOnConflict. A pointer receiver, as the
+// generated DeepCopy methods have.
+func (s *AdoptionSpec) GetAdoptionPolicy() AdoptionPolicy {
 	if s.AdoptionPolicy == "" {
 		return FailOnConflict
 	}

@@ -98,7 +98,7 @@ func (s *changeLogServer) SendChangeLog(_ context.Context, r *changelogsv1alpha1
 // names the provider in each entry.
 func TestNewOptionsChangeLogsReachTheSocket(t *testing.T) {
 	socket := filepath.Join(t.TempDir(), "changelogs.sock")
-	l, err := net.Listen("unix", socket)
+	l, err := (&net.ListenConfig{}).Listen(t.Context(), "unix", socket)
 	if err != nil {
 		t.Fatal(err)
 	}

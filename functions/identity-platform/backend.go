@@ -14,7 +14,6 @@ import (
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/crossplane/function-sdk-go/errors"
 	"github.com/crossplane/function-sdk-go/resource"
-	"github.com/crossplane/function-sdk-go/resource/composed"
 	"github.com/crossplane/function-sdk-go/response"
 
 	nsks "github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
@@ -217,14 +216,14 @@ func typeMeta(kind string) metav1.TypeMeta {
 }
 
 // add puts a typed managed resource into the desired state under key.
-func (b *builder) add(key string, obj any) (*composed.Unstructured, error) {
+func (b *builder) add(key string, obj any) error {
 	u, err := toComposed(obj)
 	if err != nil {
-		return nil, errors.Wrapf(err, "composed resource %s", key)
+		return errors.Wrapf(err, "composed resource %s", key)
 	}
 	b.s.desired[resource.Name(key)] = &resource.DesiredComposed{Resource: u}
 	b.composed = append(b.composed, key)
-	return u, nil
+	return nil
 }
 
 func (b *builder) domainRef() *xpv2.Reference { return &xpv2.Reference{Name: b.domainMR} }
@@ -258,8 +257,7 @@ func (b *builder) domain(key string, spec *backendSpec) error {
 		}
 		d.Spec.ManagementPolicies = p
 	}
-	_, err := b.add(key, d)
-	return err
+	return b.add(key, d)
 }
 
 // domainStatus reports the Domain's ID and name in the XR's status.
@@ -290,8 +288,7 @@ func (b *builder) domainConfig(spec *backendSpec) error {
 	dc := &nsks.DomainConfig{TypeMeta: typeMeta(nsks.DomainConfigKind), ObjectMeta: b.meta("config")}
 	dc.Spec.ManagedResourceSpec = b.spec(false)
 	dc.Spec.ForProvider = nsks.DomainConfigParameters{DomainRef: b.domainRef(), LDAP: ldap}
-	_, err := b.add(resourceDomainConfig, dc)
-	return err
+	return b.add(resourceDomainConfig, dc)
 }
 
 func (b *builder) federation(idpName, remoteID, protocol string, fed *federationSpec, rules []nsks.MappingRule) error {
@@ -304,7 +301,7 @@ func (b *builder) federation(idpName, remoteID, protocol string, fed *federation
 	idpMR := &nsks.IdentityProvider{TypeMeta: typeMeta(nsks.IdentityProviderKind), ObjectMeta: b.meta("idp")}
 	idpMR.Spec.ManagedResourceSpec = b.spec(false)
 	idpMR.Spec.ForProvider = idp
-	if _, err := b.add(resourceIdentityProvider, idpMR); err != nil {
+	if err := b.add(resourceIdentityProvider, idpMR); err != nil {
 		return err
 	}
 	if len(rules) == 0 {
@@ -314,7 +311,7 @@ func (b *builder) federation(idpName, remoteID, protocol string, fed *federation
 	m := &nsks.Mapping{TypeMeta: typeMeta(nsks.MappingKind), ObjectMeta: b.meta("mapping")}
 	m.Spec.ManagedResourceSpec = b.spec(false)
 	m.Spec.ForProvider = nsks.MappingParameters{ID: idpName + "-" + protocol, Rules: rules}
-	if _, err := b.add(resourceMapping, m); err != nil {
+	if err := b.add(resourceMapping, m); err != nil {
 		return err
 	}
 	proto := nsks.ProtocolParameters{
@@ -328,8 +325,7 @@ func (b *builder) federation(idpName, remoteID, protocol string, fed *federation
 	pr := &nsks.Protocol{TypeMeta: typeMeta(nsks.ProtocolKind), ObjectMeta: b.meta("protocol")}
 	pr.Spec.ManagedResourceSpec = b.spec(false)
 	pr.Spec.ForProvider = proto
-	_, err := b.add(resourceProtocol, pr)
-	return err
+	return b.add(resourceProtocol, pr)
 }
 
 // groups composes the declared groups in the backend's domain and their role assignments. Roles
@@ -342,8 +338,7 @@ func (b *builder) groups(groups []groupSpec) error {
 		}
 		lookups[key] = true
 		b.lookupKeys = append(b.lookupKeys, key)
-		_, err := b.add(key, obj)
-		return err
+		return b.add(key, obj)
 	}
 	for _, g := range groups {
 		gkey := "group-" + slug(g.Name)
@@ -354,7 +349,7 @@ func (b *builder) groups(groups []groupSpec) error {
 			grp.Spec.ForProvider.Description = ptr.To(g.Description)
 		}
 		grp.Labels = map[string]string{labelBackendGroup: slug(g.Name)}
-		if _, err := b.add(gkey, grp); err != nil {
+		if err := b.add(gkey, grp); err != nil {
 			return err
 		}
 		b.groupKeys = append(b.groupKeys, gkey)
@@ -386,7 +381,7 @@ func (b *builder) groups(groups []groupSpec) error {
 			asg := &nsks.RoleAssignment{TypeMeta: typeMeta(nsks.RoleAssignmentKind), ObjectMeta: b.meta(akey)}
 			asg.Spec.ManagedResourceSpec = b.spec(false)
 			asg.Spec.ForProvider = ap
-			if _, err := b.add(akey, asg); err != nil {
+			if err := b.add(akey, asg); err != nil {
 				return err
 			}
 			b.assignmentKeys = append(b.assignmentKeys, akey)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"google.golang.org/protobuf/types/known/durationpb"
+
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/crossplane/function-sdk-go/errors"
 	"github.com/crossplane/function-sdk-go/logging"
@@ -14,7 +16,6 @@ import (
 	"github.com/crossplane/function-sdk-go/request"
 	"github.com/crossplane/function-sdk-go/resource"
 	"github.com/crossplane/function-sdk-go/response"
-	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/crossplane-contrib/provider-identity/functions/identity-platform/input/v1beta1"
 )
@@ -52,91 +53,94 @@ type Function struct {
 // RunFunction runs one pipeline step.
 func (f *Function) RunFunction(_ context.Context, req *fnv1.RunFunctionRequest) (*fnv1.RunFunctionResponse, error) {
 	rsp := response.To(req, response.DefaultTTL)
+	in, st, err := readRequest(req, rsp)
+	if err == nil {
+		err = st.compose(req, in)
+	}
+	if err == nil {
+		err = st.setDesired()
+	}
+	if err != nil {
+		response.Fatal(rsp, err)
+	}
+	return rsp, nil
+}
 
+// readRequest reads the function's input and the state of one run from the request.
+func readRequest(req *fnv1.RunFunctionRequest, rsp *fnv1.RunFunctionResponse) (*v1beta1.Input, *state, error) {
 	in := &v1beta1.Input{}
 	if err := request.GetInput(req, in); err != nil {
-		response.Fatal(rsp, errors.Wrap(err, "cannot read the function input"))
-		return rsp, nil
+		return nil, nil, errors.Wrap(err, "cannot read the function input")
 	}
 	oxr, err := request.GetObservedCompositeResource(req)
 	if err != nil {
-		response.Fatal(rsp, errors.Wrap(err, "cannot read the observed composite resource"))
-		return rsp, nil
+		return nil, nil, errors.Wrap(err, "cannot read the observed composite resource")
 	}
 	observed, err := request.GetObservedComposedResources(req)
 	if err != nil {
-		response.Fatal(rsp, errors.Wrap(err, "cannot read the observed composed resources"))
-		return rsp, nil
+		return nil, nil, errors.Wrap(err, "cannot read the observed composed resources")
 	}
 	desired, err := request.GetDesiredComposedResources(req)
 	if err != nil {
-		response.Fatal(rsp, errors.Wrap(err, "cannot read the desired composed resources"))
-		return rsp, nil
+		return nil, nil, errors.Wrap(err, "cannot read the desired composed resources")
 	}
 	dxr, err := request.GetDesiredCompositeResource(req)
 	if err != nil {
-		response.Fatal(rsp, errors.Wrap(err, "cannot read the desired composite resource"))
-		return rsp, nil
+		return nil, nil, errors.Wrap(err, "cannot read the desired composite resource")
 	}
-	xr := fieldpath.Pave(oxr.Resource.Object)
-	st := &state{xr: xr, xrName: oxr.Resource.GetName(), xrNamespace: oxr.Resource.GetNamespace(), xrKind: oxr.Resource.GetKind(), observed: observed, desired: desired, rsp: rsp, dxr: dxr}
+	st := &state{xr: fieldpath.Pave(oxr.Resource.Object), xrName: oxr.Resource.GetName(), xrNamespace: oxr.Resource.GetNamespace(), xrKind: oxr.Resource.GetKind(), observed: observed, desired: desired, rsp: rsp, dxr: dxr}
+	return in, st, nil
+}
 
+// compose applies the input's steps, in order, to the desired state.
+func (s *state) compose(req *fnv1.RunFunctionRequest, in *v1beta1.Input) error {
 	for _, inc := range in.Include {
-		if _, err := xr.GetValue(inc.FieldPath); err == nil {
+		if _, err := s.xr.GetValue(inc.FieldPath); err == nil {
 			continue
 		}
 		for _, n := range inc.Resources {
-			delete(desired, resource.Name(n))
+			delete(s.desired, resource.Name(n))
 		}
 	}
-
 	if in.KeystoneIdentityBackend != nil {
-		if err := composeBackend(st, in.KeystoneIdentityBackend); err != nil {
-			response.Fatal(rsp, err)
-			return rsp, nil
+		if err := composeBackend(s, in.KeystoneIdentityBackend); err != nil {
+			return err
 		}
 	}
-
 	for _, l := range in.ObjectLists {
-		if err := st.objectList(l); err != nil {
-			response.Fatal(rsp, err)
-			return rsp, nil
+		if err := s.objectList(l); err != nil {
+			return err
 		}
 	}
-
 	if in.DeletionPolicy != nil {
-		if err := st.deletionPolicy(in.DeletionPolicy); err != nil {
-			response.Fatal(rsp, err)
-			return rsp, nil
+		if err := s.deletionPolicy(in.DeletionPolicy); err != nil {
+			return err
 		}
 	}
-
 	for _, r := range in.Conditions {
-		st.conditionRule(r)
+		s.conditionRule(r)
 	}
-
 	if in.Tenant != nil {
-		if err := st.gateOnTenant(req, in.Tenant); err != nil {
-			response.Fatal(rsp, err)
-			return rsp, nil
-		}
+		return s.gateOnTenant(req, in.Tenant)
 	}
+	return nil
+}
 
+// setDesired puts the desired composed and composite resources into the response.
+func (s *state) setDesired() error {
 	// SetDesiredComposedResources adds to what response.To copied from the request: start from
 	// nothing so that dropped resources are really dropped.
-	if rsp.Desired == nil {
-		rsp.Desired = &fnv1.State{}
+	if s.rsp.Desired == nil {
+		s.rsp.Desired = &fnv1.State{}
 	}
-	rsp.Desired.Resources = map[string]*fnv1.Resource{}
-	if err := response.SetDesiredComposedResources(rsp, desired); err != nil {
-		response.Fatal(rsp, errors.Wrap(err, "cannot set the desired composed resources"))
-		return rsp, nil
+	s.rsp.Desired.Resources = map[string]*fnv1.Resource{}
+	if err := response.SetDesiredComposedResources(s.rsp, s.desired); err != nil {
+		return errors.Wrap(err, "cannot set the desired composed resources")
 	}
-	if err := response.SetDesiredCompositeResource(rsp, dxr); err != nil {
-		response.Fatal(rsp, errors.Wrap(err, "cannot set the desired composite resource"))
-		return rsp, nil
+	if err := response.SetDesiredCompositeResource(s.rsp, s.dxr); err != nil {
+		return errors.Wrap(err, "cannot set the desired composite resource")
 	}
-	return rsp, nil
+	return nil
 }
 
 // state is what one run works on.
@@ -243,31 +247,14 @@ func (s *state) conditionRule(r v1beta1.ConditionRule) {
 
 // gateOnTenant requires the Tenant and holds back what needs it until the Tenant is Ready.
 func (s *state) gateOnTenant(req *fnv1.RunFunctionRequest, g *v1beta1.TenantGate) error {
-	path, apiVersion, kind := g.NameFieldPath, g.APIVersion, g.Kind
-	if path == "" {
-		path = defaultTenantNamePath
-	}
-	if apiVersion == "" {
-		apiVersion = defaultTenantAPIVersion
-	}
-	if kind == "" {
-		kind = defaultTenantKind
-	}
+	path, apiVersion, kind := tenantGateDefaults(g)
 	name, err := s.xr.GetString(path)
 	if err != nil || name == "" {
 		return errors.Errorf("%s is not set: it must name the %s this resource belongs to", path, kind)
 	}
-	if g.NamespaceFormat != "" {
-		// A namespaced composite composes into its own namespace only: one in another team's
-		// namespace would deploy for a Tenant it does not belong to.
-		if want := fmt.Sprintf(g.NamespaceFormat, name); s.xrNamespace != want {
-			response.ConditionFalse(s.rsp, TypeTenantReady, ReasonWrongNamespace).
-				WithMessage(fmt.Sprintf("%s %q belongs to %s %q, whose resources live in namespace %s, but it is in namespace %q: create it in namespace %s",
-					s.xrKind, s.xrName, kind, name, want, s.xrNamespace, want)).
-				TargetCompositeAndClaim()
-			s.hold(kind, name)
-			return nil
-		}
+	if s.inWrongNamespace(g.NamespaceFormat, kind, name) {
+		s.hold(kind, name)
+		return nil
 	}
 	s.rsp.Requirements = &fnv1.Requirements{Resources: map[string]*fnv1.ResourceSelector{
 		RequirementTenant: {ApiVersion: apiVersion, Kind: kind, Match: &fnv1.ResourceSelector_MatchName{MatchName: name}},
@@ -277,24 +264,7 @@ func (s *state) gateOnTenant(req *fnv1.RunFunctionRequest, g *v1beta1.TenantGate
 	if err != nil {
 		return errors.Wrapf(err, "cannot read the required %s %q", kind, name)
 	}
-	reason, msg := ReasonTenantReady, fmt.Sprintf("%s %q is Ready", kind, name)
-	switch {
-	case !resolved:
-		// Crossplane calls again with the Tenant (or its absence) once it has read the requirement.
-		reason, msg = ReasonTenantNotFound, fmt.Sprintf("looking up %s %q", kind, name)
-	case len(tenants) == 0:
-		reason, msg = ReasonTenantNotFound, fmt.Sprintf("%s %q does not exist (yet): waiting for it; nothing that needs it is created until it is Ready", kind, name)
-	case tenants[0].Resource.GetDeletionTimestamp() != nil:
-		reason, msg = ReasonTenantDeleting, fmt.Sprintf("%s %q is being deleted: nothing new is created for it", kind, name)
-	default:
-		c, ok := conditions(tenants[0].Resource.Object)["Ready"]
-		if !ok || c.status != "True" {
-			reason, msg = ReasonTenantNotReady, fmt.Sprintf("%s %q is not Ready yet: waiting for it", kind, name)
-			if ok && c.message != "" {
-				msg += " (" + c.message + ")"
-			}
-		}
-	}
+	reason, msg := tenantReadiness(tenants, resolved, kind, name)
 	if reason == ReasonTenantReady {
 		response.ConditionTrue(s.rsp, TypeTenantReady, reason).WithMessage(msg).TargetCompositeAndClaim()
 		return s.copyTenantStatus(tenants[0].Resource.Object, g.StatusFieldPaths)
@@ -303,6 +273,63 @@ func (s *state) gateOnTenant(req *fnv1.RunFunctionRequest, g *v1beta1.TenantGate
 	response.ConditionFalse(s.rsp, TypeTenantReady, reason).WithMessage(msg).TargetCompositeAndClaim()
 	s.hold(kind, name)
 	return nil
+}
+
+// tenantGateDefaults are the gate's name field path, apiVersion and kind, defaulted.
+func tenantGateDefaults(g *v1beta1.TenantGate) (path, apiVersion, kind string) {
+	path, apiVersion, kind = g.NameFieldPath, g.APIVersion, g.Kind
+	if path == "" {
+		path = defaultTenantNamePath
+	}
+	if apiVersion == "" {
+		apiVersion = defaultTenantAPIVersion
+	}
+	if kind == "" {
+		kind = defaultTenantKind
+	}
+	return path, apiVersion, kind
+}
+
+// inWrongNamespace reports (as TenantReady False, WrongNamespace) a composite that is not in
+// the namespace namespaceFormat gives its Tenant. A namespaced composite composes into its own
+// namespace only: one in another team's namespace would deploy for a Tenant it does not belong
+// to. An empty namespaceFormat checks nothing.
+func (s *state) inWrongNamespace(namespaceFormat, kind, name string) bool {
+	if namespaceFormat == "" {
+		return false
+	}
+	want := fmt.Sprintf(namespaceFormat, name)
+	if s.xrNamespace == want {
+		return false
+	}
+	response.ConditionFalse(s.rsp, TypeTenantReady, ReasonWrongNamespace).
+		WithMessage(fmt.Sprintf("%s %q belongs to %s %q, whose resources live in namespace %s, but it is in namespace %q: create it in namespace %s",
+			s.xrKind, s.xrName, kind, name, want, s.xrNamespace, want)).
+		TargetCompositeAndClaim()
+	return true
+}
+
+// tenantReadiness is the TenantReady reason and message for the required Tenant as Crossplane
+// returned it.
+func tenantReadiness(tenants []resource.Required, resolved bool, kind, name string) (reason, msg string) {
+	switch {
+	case !resolved:
+		// Crossplane calls again with the Tenant (or its absence) once it has read the requirement.
+		return ReasonTenantNotFound, fmt.Sprintf("looking up %s %q", kind, name)
+	case len(tenants) == 0:
+		return ReasonTenantNotFound, fmt.Sprintf("%s %q does not exist (yet): waiting for it; nothing that needs it is created until it is Ready", kind, name)
+	case tenants[0].Resource.GetDeletionTimestamp() != nil:
+		return ReasonTenantDeleting, fmt.Sprintf("%s %q is being deleted: nothing new is created for it", kind, name)
+	}
+	c, ok := conditions(tenants[0].Resource.Object)["Ready"]
+	if !ok || c.status != "True" {
+		msg = fmt.Sprintf("%s %q is not Ready yet: waiting for it", kind, name)
+		if ok && c.message != "" {
+			msg += " (" + c.message + ")"
+		}
+		return ReasonTenantNotReady, msg
+	}
+	return ReasonTenantReady, fmt.Sprintf("%s %q is Ready", kind, name)
 }
 
 // hold keeps the XR waiting for its Tenant: nothing that does not exist yet is created

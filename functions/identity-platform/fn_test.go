@@ -3,7 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -65,12 +66,7 @@ func conds(rsp *fnv1.RunFunctionResponse) map[string]cond {
 }
 
 func desiredNames(rsp *fnv1.RunFunctionResponse) []string {
-	var out []string
-	for n := range rsp.GetDesired().GetResources() {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(rsp.GetDesired().GetResources()))
 }
 
 func serviceClaimRequest(t *testing.T, tenant map[string]any, resolved bool, observed map[string]map[string]any) *fnv1.RunFunctionRequest {

@@ -1,10 +1,9 @@
 package main
 
 import (
+	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/crossplane/function-sdk-go/errors"
 	"github.com/crossplane/function-sdk-go/resource"
-
-	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 
 	"github.com/crossplane-contrib/provider-identity/functions/identity-platform/input/v1beta1"
 )

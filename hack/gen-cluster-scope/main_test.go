@@ -62,7 +62,7 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
+	names := make([]string, 0, len(got))
 	for _, g := range got {
 		names = append(names, filepath.Base(g))
 	}

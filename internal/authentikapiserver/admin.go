@@ -133,89 +133,136 @@ func jsonShaped(obj map[string]any) (map[string]any, error) {
 //	POST   /_test/reset               defaults back, hooks cleared
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	p := strings.TrimPrefix(r.URL.Path, adminPrefix)
-	writeJSON := func(status int, v any) {
-		b, err := json.Marshal(v)
-		if err != nil {
-			http.Error(w, "cannot encode the answer: "+err.Error(), http.StatusInternalServerError)
+	for _, h := range adminHooks {
+		if rest, ok := h.match(r.Method, p); ok {
+			h.serve(s, r, rest).write(w)
 			return
 		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		_, _ = w.Write(b)
 	}
-	fail := func(status int, err error) { writeJSON(status, map[string]any{"detail": err.Error()}) }
-	switch {
-	case p == "violations" && r.Method == http.MethodGet:
+	adminError(http.StatusNotFound, fmt.Errorf("unknown test hook %s %s", r.Method, r.URL.Path)).write(w)
+}
+
+// adminHook is one route of serveAdmin: a method and a path, or a path prefix
+// when it ends in "/" (serve gets the rest of the path).
+type adminHook struct {
+	method, path string
+	serve        func(s *Server, r *http.Request, rest string) adminAnswer
+}
+
+var adminHooks = []adminHook{
+	{http.MethodGet, "violations", func(s *Server, _ *http.Request, _ string) adminAnswer {
 		v := s.Violations()
 		if v == nil {
 			v = []Violation{}
 		}
-		writeJSON(http.StatusOK, v)
-	case p == "violations" && r.Method == http.MethodDelete:
-		s.ResetViolations()
-		w.WriteHeader(http.StatusNoContent)
-	case p == "counts" && r.Method == http.MethodGet:
-		writeJSON(http.StatusOK, s.Counts())
-	case p == "counts" && r.Method == http.MethodDelete:
-		s.ResetCounts()
-		w.WriteHeader(http.StatusNoContent)
-	case p == "faults" && r.Method == http.MethodPost:
+		return adminJSON(http.StatusOK, v)
+	}},
+	{http.MethodDelete, "violations", adminDone((*Server).ResetViolations)},
+	{http.MethodGet, "counts", func(s *Server, _ *http.Request, _ string) adminAnswer {
+		return adminJSON(http.StatusOK, s.Counts())
+	}},
+	{http.MethodDelete, "counts", adminDone((*Server).ResetCounts)},
+	{http.MethodPost, "faults", func(s *Server, r *http.Request, _ string) adminAnswer {
 		var f Fault
 		if err := json.NewDecoder(r.Body).Decode(&f); err != nil {
-			fail(http.StatusBadRequest, err)
-			return
+			return adminError(http.StatusBadRequest, err)
 		}
 		s.InjectFault(f)
-		w.WriteHeader(http.StatusNoContent)
-	case p == "faults" && r.Method == http.MethodDelete:
-		s.ClearFaults()
-		w.WriteHeader(http.StatusNoContent)
-	case p == "reset" && r.Method == http.MethodPost:
+		return adminAnswer{status: http.StatusNoContent}
+	}},
+	{http.MethodDelete, "faults", adminDone((*Server).ClearFaults)},
+	{http.MethodPost, "reset", adminDone(func(s *Server) {
 		s.Reset()
 		s.ResetHooks()
-		w.WriteHeader(http.StatusNoContent)
-	case strings.HasPrefix(p, "seed/") && r.Method == http.MethodPost:
-		var obj map[string]any
-		if err := json.NewDecoder(r.Body).Decode(&obj); err != nil {
-			fail(http.StatusBadRequest, err)
-			return
-		}
-		b, err := s.Seed(strings.TrimPrefix(p, "seed/"), obj)
-		if err != nil {
-			fail(http.StatusBadRequest, err)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusCreated)
-		_, _ = w.Write(b) //nolint:gosec // G705: JSON sent as application/json by a test server, never rendered as HTML
-	case strings.HasPrefix(p, "raw/") && r.Method == http.MethodGet:
-		rest := strings.Trim(strings.TrimPrefix(p, "raw/"), "/")
-		i := strings.LastIndex(rest, "/")
-		if i < 0 {
-			fail(http.StatusBadRequest, fmt.Errorf("want /_test/raw/<kind>/<id>"))
-			return
-		}
-		b, err := s.RawWithBase(rest[:i], rest[i+1:], baseURL(r))
-		if err != nil {
-			fail(http.StatusNotFound, err)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(b) //nolint:gosec // G705: JSON sent as application/json by a test server, never rendered as HTML
-	case strings.HasPrefix(p, "password/") && r.Method == http.MethodGet:
-		pk, err := strconv.ParseInt(strings.Trim(strings.TrimPrefix(p, "password/"), "/"), 10, 64)
-		if err != nil {
-			fail(http.StatusBadRequest, fmt.Errorf("want /_test/password/<user pk>"))
-			return
-		}
-		pw, ok := s.Password(pk)
-		if !ok {
-			fail(http.StatusNotFound, fmt.Errorf("no password was set for user %d", pk))
-			return
-		}
-		writeJSON(http.StatusOK, map[string]any{"password": pw})
-	default:
-		fail(http.StatusNotFound, fmt.Errorf("unknown test hook %s %s", r.Method, r.URL.Path))
+	})},
+	{http.MethodPost, "seed/", (*Server).adminSeed},
+	{http.MethodGet, "raw/", (*Server).adminRaw},
+	{http.MethodGet, "password/", (*Server).adminPassword},
+}
+
+func (h adminHook) match(method, p string) (string, bool) {
+	if method != h.method {
+		return "", false
 	}
+	if strings.HasSuffix(h.path, "/") {
+		return strings.CutPrefix(p, h.path)
+	}
+	return "", p == h.path
+}
+
+func (s *Server) adminSeed(r *http.Request, kind string) adminAnswer {
+	var obj map[string]any
+	if err := json.NewDecoder(r.Body).Decode(&obj); err != nil {
+		return adminError(http.StatusBadRequest, err)
+	}
+	b, err := s.Seed(kind, obj)
+	if err != nil {
+		return adminError(http.StatusBadRequest, err)
+	}
+	return adminAnswer{status: http.StatusCreated, raw: b}
+}
+
+func (s *Server) adminRaw(r *http.Request, rest string) adminAnswer {
+	rest = strings.Trim(rest, "/")
+	i := strings.LastIndex(rest, "/")
+	if i < 0 {
+		return adminError(http.StatusBadRequest, fmt.Errorf("want /_test/raw/<kind>/<id>"))
+	}
+	b, err := s.RawWithBase(rest[:i], rest[i+1:], baseURL(r))
+	if err != nil {
+		return adminError(http.StatusNotFound, err)
+	}
+	return adminAnswer{status: http.StatusOK, raw: b}
+}
+
+func (s *Server) adminPassword(_ *http.Request, rest string) adminAnswer {
+	pk, err := strconv.ParseInt(strings.Trim(rest, "/"), 10, 64)
+	if err != nil {
+		return adminError(http.StatusBadRequest, fmt.Errorf("want /_test/password/<user pk>"))
+	}
+	pw, ok := s.Password(pk)
+	if !ok {
+		return adminError(http.StatusNotFound, fmt.Errorf("no password was set for user %d", pk))
+	}
+	return adminJSON(http.StatusOK, map[string]any{"password": pw})
+}
+
+// adminAnswer is what a test hook answers: no body (204), a value to encode as
+// JSON, or JSON already encoded (raw).
+type adminAnswer struct {
+	status int
+	v      any
+	raw    []byte
+}
+
+func adminJSON(status int, v any) adminAnswer { return adminAnswer{status: status, v: v} }
+
+func adminError(status int, err error) adminAnswer {
+	return adminJSON(status, map[string]any{"detail": err.Error()})
+}
+
+// adminDone serves a hook that only acts and answers 204.
+func adminDone(act func(*Server)) func(*Server, *http.Request, string) adminAnswer {
+	return func(s *Server, _ *http.Request, _ string) adminAnswer {
+		act(s)
+		return adminAnswer{status: http.StatusNoContent}
+	}
+}
+
+func (a adminAnswer) write(w http.ResponseWriter) {
+	if a.status == http.StatusNoContent {
+		w.WriteHeader(a.status)
+		return
+	}
+	b := a.raw
+	if b == nil {
+		var err error
+		if b, err = json.Marshal(a.v); err != nil {
+			http.Error(w, "cannot encode the answer: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(a.status)
+	_, _ = w.Write(b)
 }

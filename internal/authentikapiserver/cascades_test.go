@@ -70,7 +70,7 @@ func bindingPKs(t *testing.T) func(*api.PaginatedPolicyBindingList, *http.Respon
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := []string{}
+		out := make([]string, 0, len(l.Results))
 		for _, b := range l.Results {
 			out = append(out, b.Pk)
 		}

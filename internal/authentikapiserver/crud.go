@@ -101,6 +101,37 @@ func destroy(c *call, k *kind) reply {
 // write validates and stores a create (existing == nil) or an update. It
 // returns DRF-style field errors instead of storing when validation fails.
 func write(st *state, k *kind, body map[string]any, existing *row, base string, seeding bool) (map[string]any, fieldErrors) {
+	wc := newWriteCtx(st, k, body, existing, base, seeding)
+	errs := fieldErrors{}
+	checkRefs(wc, errs)
+	checkUnique(wc, errs)
+	if len(errs) == 0 && k.validate != nil {
+		k.validate(wc, errs)
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	if existing == nil {
+		assignPK(wc)
+	}
+	if k.prepare != nil {
+		k.prepare(wc)
+	}
+	if existing != nil {
+		existing.data = wc.data
+	} else {
+		t := st.tables[k.path]
+		t.rows = append(t.rows, &row{seq: st.next("_rows"), data: wc.data})
+	}
+	if k.after != nil {
+		k.after(wc)
+	}
+	return wc.data, nil
+}
+
+// newWriteCtx is the object a write would store: the existing one (or the
+// kind's defaults) with the body's declared fields over it.
+func newWriteCtx(st *state, k *kind, body map[string]any, existing *row, base string, seeding bool) *writeCtx {
 	wc := &writeCtx{st: st, k: k, body: body, base: base, seeding: seeding}
 	if existing != nil {
 		wc.old = existing.data
@@ -126,40 +157,22 @@ func write(st *state, k *kind, body map[string]any, existing *row, base string, 
 		}
 		wc.data[name] = normalize(f, clone(v))
 	}
+	return wc
+}
 
-	errs := fieldErrors{}
-	checkRefs(wc, errs)
-	checkUnique(wc, errs)
-	if len(errs) == 0 && k.validate != nil {
-		k.validate(wc, errs)
-	}
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	if existing == nil {
-		if _, ok := wc.data["pk"]; !ok {
-			if k.pk == pkInt {
-				wc.data["pk"] = st.next(k.group)
-			} else {
-				wc.data["pk"] = newUUID()
-			}
-		} else if n, ok := wc.data["pk"].(int64); ok && n > st.seq[k.group] {
-			st.seq[k.group] = n
+// assignPK gives a created object the next pk of its kind, or, for a seeded
+// object that brought its own integer pk, moves the sequence past it.
+func assignPK(wc *writeCtx) {
+	st, k := wc.st, wc.k
+	if _, ok := wc.data["pk"]; !ok {
+		if k.pk == pkInt {
+			wc.data["pk"] = st.next(k.group)
+		} else {
+			wc.data["pk"] = newUUID()
 		}
+	} else if n, ok := wc.data["pk"].(int64); ok && n > st.seq[k.group] {
+		st.seq[k.group] = n
 	}
-	if k.prepare != nil {
-		k.prepare(wc)
-	}
-	if existing != nil {
-		existing.data = wc.data
-	} else {
-		t := st.tables[k.path]
-		t.rows = append(t.rows, &row{seq: st.next("_rows"), data: wc.data})
-	}
-	if k.after != nil {
-		k.after(wc)
-	}
-	return wc.data, nil
 }
 
 func normalizePK(k *kind, v any) any {
@@ -245,6 +258,41 @@ func checkUnique(wc *writeCtx, errs fieldErrors) {
 // not implement are refused loudly rather than silently ignored, because a
 // silently ignored filter returns every object and hides provider bugs.
 func listKinds(c *call, ordering string, search []string, filters map[string]filter, options []string, kinds []*kind) reply {
+	if name, ok := unimplementedParam(c, search, filters, options); ok {
+		return c.unimplemented("query parameter " + strconv.Quote(name) + " is not implemented by authentikapiserver")
+	}
+	rc := c.rc()
+	type item struct {
+		seq int64
+		obj map[string]any
+	}
+	var items []item
+	for _, k := range kinds {
+		for _, r := range c.st.tables[k.path].rows {
+			items = append(items, item{r.seq, rc.render(k, r.data)})
+		}
+	}
+	objs := make([]map[string]any, 0, len(items))
+	for _, it := range items {
+		keep, err := matchQuery(c, rc, it.obj, search, filters)
+		if err != nil {
+			return badRequest(err)
+		}
+		if keep {
+			objs = append(objs, it.obj)
+		}
+	}
+	order := ordering
+	if o := c.query.Get("ordering"); o != "" {
+		order = o
+	}
+	sortObjects(objs, order)
+	return paginate(c, objs)
+}
+
+// unimplementedParam is the first query parameter the document declares for
+// the operation that the list does not implement.
+func unimplementedParam(c *call, search []string, filters map[string]filter, options []string) (string, bool) {
 	for name := range c.query {
 		switch name {
 		case "page", "page_size", "ordering":
@@ -260,51 +308,29 @@ func listKinds(c *call, ordering string, search []string, filters map[string]fil
 		if containsStr(options, name) || !c.declaresParam(name) {
 			continue
 		}
-		return c.unimplemented("query parameter " + strconv.Quote(name) + " is not implemented by authentikapiserver")
+		return name, true
 	}
+	return "", false
+}
 
-	rc := c.rc()
-	type item struct {
-		seq int64
-		obj map[string]any
-	}
-	var items []item
-	for _, k := range kinds {
-		for _, r := range c.st.tables[k.path].rows {
-			items = append(items, item{r.seq, rc.render(k, r.data)})
+// matchQuery is whether a rendered object passes every filter of the query
+// and its search.
+func matchQuery(c *call, rc *renderCtx, obj map[string]any, search []string, filters map[string]filter) (bool, fieldErrors) {
+	for name, vals := range c.query {
+		f, ok := filters[name]
+		if !ok || allEmpty(vals) {
+			// django-filter skips a filter whose value is empty.
+			continue
+		}
+		match, err := f(rc, obj, vals)
+		if err != nil || !match {
+			return false, err
 		}
 	}
-	objs := make([]map[string]any, 0, len(items))
-	for _, it := range items {
-		keep := true
-		for name, vals := range c.query {
-			f, ok := filters[name]
-			if !ok || allEmpty(vals) {
-				// django-filter skips a filter whose value is empty.
-				continue
-			}
-			match, err := f(rc, it.obj, vals)
-			if err != nil {
-				return badRequest(err)
-			}
-			if !match {
-				keep = false
-				break
-			}
-		}
-		if keep && c.query.Has("search") && search != nil {
-			keep = matchSearch(it.obj, search, c.query.Get("search"))
-		}
-		if keep {
-			objs = append(objs, it.obj)
-		}
+	if c.query.Has("search") && search != nil {
+		return matchSearch(obj, search, c.query.Get("search")), nil
 	}
-	order := ordering
-	if o := c.query.Get("ordering"); o != "" {
-		order = o
-	}
-	sortObjects(objs, order)
-	return paginate(c, objs)
+	return true, nil
 }
 
 // paginate mirrors authentik's Pagination (DRF PageNumberPagination with a

@@ -33,83 +33,99 @@ func groupKind() *kind {
 			"members_by_pk": func(rc *renderCtx, obj map[string]any, vals []string) (bool, fieldErrors) {
 				return anyIn(members(rc.st, obj["pk"]), vals), nil
 			},
-			"members_by_username": func(rc *renderCtx, obj map[string]any, vals []string) (bool, fieldErrors) {
-				for _, u := range rc.st.tables["core/users"].rows {
-					if contains(list(u.data["groups"]), obj["pk"]) && containsStr(vals, str(u.data["username"])) {
-						return true, nil
-					}
-				}
-				return false, nil
-			},
+			"members_by_username": groupMembersByUsername,
 		},
-		options: []string{"include_users", "include_children", "include_parents", "include_inherited_roles"},
-		validate: func(wc *writeCtx, errs fieldErrors) {
-			if !wc.creating() && contains(list(wc.data["parents"]), wc.data["pk"]) {
-				errs.add("parents", "Cannot set group as parent of itself.")
-			}
-		},
+		options:  []string{"include_users", "include_children", "include_parents", "include_inherited_roles"},
+		validate: validateGroup,
 		prepare: func(wc *writeCtx) {
 			if wc.creating() {
 				wc.data["num_pk"] = wc.st.next("group_num_pk")
 			}
 		},
-		after: func(wc *writeCtx) {
-			if !wc.sent("users") {
-				return
-			}
-			want := list(normalize(&field{ints: true, many: true}, clone(wc.body["users"])))
-			for _, u := range wc.st.tables["core/users"].rows {
-				groups := list(u.data["groups"])
-				has := contains(groups, wc.data["pk"])
-				switch in := contains(want, u.data["pk"]); {
-				case in && !has:
-					u.data["groups"] = append(groups, wc.data["pk"])
-				case !in && has:
-					u.data["groups"] = without(groups, wc.data["pk"])
-				}
-			}
-		},
+		after: writeGroupUsers,
 	}
-	k.render = func(rc *renderCtx, d map[string]any) map[string]any {
-		out := withFields(map[string]any{}, d, "pk", "num_pk", "name", "is_superuser", "parents", "attributes", "roles")
-		out["users"] = members(rc.st, d["pk"])
-		out["users_obj"] = nil
-		if include(rc, "include_users", true) {
-			objs := []any{}
-			for _, u := range rc.st.tables["core/users"].rows {
-				if contains(list(u.data["groups"]), d["pk"]) {
-					objs = append(objs, partialUser(u.data))
-				}
-			}
-			out["users_obj"] = objs
-		}
-		out["parents_obj"] = nil
-		if include(rc, "include_parents", false) {
-			out["parents_obj"] = relatedGroups(rc.st, list(d["parents"]))
-		}
-		children := []any{}
-		for _, g := range rc.st.tables["core/groups"].rows {
-			if contains(list(g.data["parents"]), d["pk"]) {
-				children = append(children, g.data["pk"])
-			}
-		}
-		out["children"] = children
-		out["children_obj"] = nil
-		if include(rc, "include_children", false) {
-			out["children_obj"] = relatedGroups(rc.st, children)
-		}
-		out["roles_obj"] = rolesObj(rc.st, list(d["roles"]))
-		out["inherited_roles_obj"] = nil
-		if include(rc, "include_inherited_roles", false) {
-			var inherited []any
-			for _, a := range ancestors(rc.st, d["pk"]) {
-				inherited = append(inherited, list(a["roles"])...)
-			}
-			out["inherited_roles_obj"] = rolesObj(rc.st, inherited)
-		}
-		return out
-	}
+	k.render = renderGroup
 	return k
+}
+
+func groupMembersByUsername(rc *renderCtx, obj map[string]any, vals []string) (bool, fieldErrors) {
+	for _, u := range rc.st.tables["core/users"].rows {
+		if contains(list(u.data["groups"]), obj["pk"]) && containsStr(vals, str(u.data["username"])) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func validateGroup(wc *writeCtx, errs fieldErrors) {
+	if !wc.creating() && contains(list(wc.data["parents"]), wc.data["pk"]) {
+		errs.add("parents", "Cannot set group as parent of itself.")
+	}
+}
+
+// writeGroupUsers stores a sent "users" field on the users' "groups", where
+// membership lives.
+func writeGroupUsers(wc *writeCtx) {
+	if !wc.sent("users") {
+		return
+	}
+	want := list(normalize(&field{ints: true, many: true}, clone(wc.body["users"])))
+	for _, u := range wc.st.tables["core/users"].rows {
+		groups := list(u.data["groups"])
+		has := contains(groups, wc.data["pk"])
+		switch in := contains(want, u.data["pk"]); {
+		case in && !has:
+			u.data["groups"] = append(groups, wc.data["pk"])
+		case !in && has:
+			u.data["groups"] = without(groups, wc.data["pk"])
+		}
+	}
+}
+
+func renderGroup(rc *renderCtx, d map[string]any) map[string]any {
+	out := withFields(map[string]any{}, d, "pk", "num_pk", "name", "is_superuser", "parents", "attributes", "roles")
+	out["users"] = members(rc.st, d["pk"])
+	out["users_obj"] = nil
+	if include(rc, "include_users", true) {
+		objs := []any{}
+		for _, u := range rc.st.tables["core/users"].rows {
+			if contains(list(u.data["groups"]), d["pk"]) {
+				objs = append(objs, partialUser(u.data))
+			}
+		}
+		out["users_obj"] = objs
+	}
+	out["parents_obj"] = nil
+	if include(rc, "include_parents", false) {
+		out["parents_obj"] = relatedGroups(rc.st, list(d["parents"]))
+	}
+	children := []any{}
+	for _, g := range rc.st.tables["core/groups"].rows {
+		if contains(list(g.data["parents"]), d["pk"]) {
+			children = append(children, g.data["pk"])
+		}
+	}
+	out["children"] = children
+	out["children_obj"] = nil
+	if include(rc, "include_children", false) {
+		out["children_obj"] = relatedGroups(rc.st, children)
+	}
+	out["roles_obj"] = rolesObj(rc.st, list(d["roles"]))
+	out["inherited_roles_obj"] = nil
+	if include(rc, "include_inherited_roles", false) {
+		out["inherited_roles_obj"] = rolesObj(rc.st, inheritedRoles(rc.st, d["pk"]))
+	}
+	return out
+}
+
+// inheritedRoles are the roles of the group's ancestors.
+func inheritedRoles(st *state, pk any) []any {
+	ancs := ancestors(st, pk)
+	roles := make([]any, 0, len(ancs))
+	for _, a := range ancs {
+		roles = append(roles, list(a["roles"])...)
+	}
+	return roles
 }
 
 // groupMemberOps serves add_user/remove_user (POST {"pk": <user>} → 204).

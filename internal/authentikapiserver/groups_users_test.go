@@ -201,7 +201,7 @@ func TestUserLifecycleAndPassword(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
+	names := make([]string, 0, len(all.Results))
 	for _, x := range all.Results {
 		names = append(names, x.Username)
 	}

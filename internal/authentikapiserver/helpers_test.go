@@ -72,7 +72,7 @@ func validationError(t *testing.T, err error) map[string]any {
 		out["code"] = *ve.Code
 	}
 	if len(ve.NonFieldErrors) > 0 {
-		var l []any
+		l := make([]any, 0, len(ve.NonFieldErrors))
 		for _, s := range ve.NonFieldErrors {
 			l = append(l, s)
 		}

@@ -87,7 +87,7 @@ func TestSeededDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
+	names := make([]string, 0, len(scopes.Results))
 	for _, s := range scopes.Results {
 		names = append(names, s.ScopeName)
 	}

@@ -209,7 +209,7 @@ func TestProxyProviderSetsOAuthDefaults(t *testing.T) {
 	if len(p.ClientId) != 40 {
 		t.Errorf("client_id %q", p.ClientId)
 	}
-	var urls []string
+	urls := make([]string, 0, len(p.RedirectUris))
 	for _, u := range p.RedirectUris {
 		urls = append(urls, u.Url)
 	}

@@ -144,12 +144,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// as DRF authenticates before it looks at permissions.
 	if needsAuth(route.Operation) || r.Header.Get("Authorization") != "" {
 		if rep := s.authenticate(r); rep != nil {
-			s.finish(w, in, *rep)
+			s.finish(r.Context(), w, in, *rep)
 			return
 		}
 	}
-	if rep := s.validateRequest(in, raw); rep != nil {
-		s.finish(w, in, *rep)
+	if rep := s.validateRequest(r.Context(), in, raw); rep != nil {
+		s.finish(r.Context(), w, in, *rep)
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(raw))
@@ -174,7 +174,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rep = h(c)
 		s.mu.Unlock()
 	}
-	s.finish(w, in, rep)
+	s.finish(r.Context(), w, in, rep)
 }
 
 func (s *Server) serveNoRoute(w http.ResponseWriter, r *http.Request, err error) {
@@ -233,7 +233,7 @@ func (s *Server) authenticate(r *http.Request) *reply {
 
 // finish marshals a reply, validates it against the document (a failure is
 // this server's bug and is recorded) and writes it.
-func (s *Server) finish(w http.ResponseWriter, in *openapi3filter.RequestValidationInput, rep reply) {
+func (s *Server) finish(ctx context.Context, w http.ResponseWriter, in *openapi3filter.RequestValidationInput, rep reply) {
 	body, ctype := encode(rep)
 	if rep.status != http.StatusNoContent {
 		out := &openapi3filter.ResponseValidationInput{
@@ -243,7 +243,7 @@ func (s *Server) finish(w http.ResponseWriter, in *openapi3filter.RequestValidat
 			Body:                   io.NopCloser(bytes.NewReader(body)),
 			Options:                s.responseOptions(),
 		}
-		if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+		if err := openapi3filter.ValidateResponse(ctx, out); err != nil {
 			s.violate(Violation{
 				Kind: KindResponse, Method: in.Request.Method, Path: in.Request.URL.RequestURI(),
 				Operation: in.Route.Operation.OperationID, Status: rep.status,

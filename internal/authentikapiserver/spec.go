@@ -2,6 +2,7 @@ package authentikapiserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -130,8 +132,14 @@ func DefaultOpenAPIPath() (string, error) {
 	return "", fmt.Errorf("cannot locate %s/api/openapi.yaml (set --openapi or %s): %w", APIModule, EnvOpenAPIPath, errors.Join(errs...))
 }
 
+// goToolTimeout bounds a go list or go mod download: the download may wait on
+// an unreachable module proxy, and the caller would otherwise hang with it.
+const goToolTimeout = 5 * time.Minute
+
 func moduleDocPath(dir string, args ...string) (string, error) {
-	cmd := exec.Command("go", args...) //nolint:gosec // G204: go list/mod download of APIModule, arguments of our own
+	ctx, cancel := context.WithTimeout(context.Background(), goToolTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", args...) //nolint:gosec // G204: go list/mod download of APIModule, arguments of our own
 	cmd.Dir = dir
 	// -mod=mod in the caller's GOFLAGS is refused outside a module.
 	cmd.Env = append(os.Environ(), "GOFLAGS=")

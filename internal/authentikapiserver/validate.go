@@ -44,8 +44,8 @@ func (s *Server) responseOptions() *openapi3filter.Options {
 // the schema enforces, rejects body fields the schema does not declare: DRF
 // would silently drop them, which hides client typos and read-only fields sent
 // by mistake. Returns nil when the request is fine.
-func (s *Server) validateRequest(in *openapi3filter.RequestValidationInput, raw []byte) *reply {
-	err := openapi3filter.ValidateRequest(context.Background(), in)
+func (s *Server) validateRequest(ctx context.Context, in *openapi3filter.RequestValidationInput, raw []byte) *reply {
+	err := openapi3filter.ValidateRequest(ctx, in)
 	errs := fieldErrors{}
 	if err != nil {
 		collectErrors(err, errs)
@@ -127,7 +127,7 @@ func innermost(re *openapi3filter.RequestError) string {
 }
 
 func summarizeFields(errs fieldErrors) string {
-	var parts []string
+	parts := make([]string, 0, len(errs))
 	for _, k := range sortedKeys(errs) {
 		parts = append(parts, k+": "+strings.Join(errs[k], "; "))
 	}

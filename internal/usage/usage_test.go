@@ -89,10 +89,10 @@ func setup(t *testing.T, objs ...client.Object) (client.Client, *Finalizer[*v1al
 	}
 }
 
-func finalizersOf(t *testing.T, c client.Client, name string) []string {
+func finalizersOf(ctx context.Context, t *testing.T, c client.Client, name string) []string {
 	t.Helper()
 	d := &v1alpha1.Domain{}
-	if err := c.Get(context.Background(), client.ObjectKey{Name: name}, d); err != nil {
+	if err := c.Get(ctx, client.ObjectKey{Name: name}, d); err != nil {
 		t.Fatal(err)
 	}
 	return d.GetFinalizers()
@@ -108,10 +108,10 @@ func TestFinalizer(t *testing.T) {
 		if err := f.AddFinalizer(ctx, cfg); err != nil {
 			t.Fatal(err)
 		}
-		if d := cmp.Diff([]string{fin}, finalizersOf(t, c, "a")); d != "" {
+		if d := cmp.Diff([]string{fin}, finalizersOf(ctx, t, c, "a")); d != "" {
 			t.Errorf("a (-want +got):\n%s", d)
 		}
-		if got := finalizersOf(t, c, "b"); len(got) != 0 {
+		if got := finalizersOf(ctx, t, c, "b"); len(got) != 0 {
 			t.Errorf("b got %v, want none", got)
 		}
 		if !meta.FinalizerExists(cfg, managed.FinalizerName) {
@@ -125,7 +125,7 @@ func TestFinalizer(t *testing.T) {
 		if err := f.AddFinalizer(ctx, cfg); err != nil {
 			t.Fatal(err)
 		}
-		if d := cmp.Diff([]string{fin}, finalizersOf(t, c, "b")); d != "" {
+		if d := cmp.Diff([]string{fin}, finalizersOf(ctx, t, c, "b")); d != "" {
 			t.Errorf("b (-want +got):\n%s", d)
 		}
 	})
@@ -136,10 +136,10 @@ func TestFinalizer(t *testing.T) {
 		if err := f.AddFinalizer(ctx, cfg); err != nil {
 			t.Fatal(err)
 		}
-		if d := cmp.Diff([]string{"keep.example.com/x"}, finalizersOf(t, c, "a")); d != "" {
+		if d := cmp.Diff([]string{"keep.example.com/x"}, finalizersOf(ctx, t, c, "a")); d != "" {
 			t.Errorf("a (-want +got):\n%s", d)
 		}
-		if d := cmp.Diff([]string{fin}, finalizersOf(t, c, "b")); d != "" {
+		if d := cmp.Diff([]string{fin}, finalizersOf(ctx, t, c, "b")); d != "" {
 			t.Errorf("b (-want +got):\n%s", d)
 		}
 	})
@@ -153,7 +153,7 @@ func TestFinalizer(t *testing.T) {
 		if err := f.AddFinalizer(ctx, cfg); err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff([]string{managed.FinalizerName}, finalizersOf(t, c, "a")); diff != "" {
+		if diff := cmp.Diff([]string{managed.FinalizerName}, finalizersOf(ctx, t, c, "a")); diff != "" {
 			t.Errorf("a (-want +got):\n%s", diff)
 		}
 	})
@@ -178,7 +178,7 @@ func TestFinalizer(t *testing.T) {
 		if got.GetAnnotations()[AnnotationReleased] != fin {
 			t.Errorf("a being deleted was not annotated: %v", got.GetAnnotations())
 		}
-		if got := finalizersOf(t, c, "b"); len(got) != 0 {
+		if got := finalizersOf(ctx, t, c, "b"); len(got) != 0 {
 			t.Errorf("b (stale mark) got %v, want none", got)
 		}
 		if meta.FinalizerExists(cfg, managed.FinalizerName) {

@@ -148,7 +148,7 @@ func TestAuthentikApplicationAdoptExisting(t *testing.T) {
 	if obj["name"] != "App e2e-app-adopt" || obj["meta_publisher"] != "kept" {
 		t.Errorf("adopted application: name %v, publisher %v", obj["name"], obj["meta_publisher"])
 	}
-	if !eventRecorded(t, app, corev1.EventTypeNormal, "AdoptedExternalResource") {
+	if !eventRecorded(t, app, "AdoptedExternalResource") {
 		t.Errorf("no AdoptedExternalResource event")
 	}
 }

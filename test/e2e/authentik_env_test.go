@@ -57,14 +57,14 @@ func setupAuthentik(ctx context.Context) error {
 	if err := kube.Create(ctx, sec); err != nil {
 		return err
 	}
-	return kube.Create(ctx, authentikProviderConfig("authentik", installationID, "authentik-token"))
+	return kube.Create(ctx, authentikProviderConfig("authentik", "authentik-token"))
 }
 
 // authentikViolations reports, after the run, every request the provider sent that
 // authentik's openapi document rejects. It returns false when there was any.
-func authentikViolations() bool {
+func authentikViolations(ctx context.Context) bool {
 	var v []map[string]any
-	code, err := authentikAPI.call(http.MethodGet, "/_test/violations", nil, &v)
+	code, err := authentikAPI.call(ctx, http.MethodGet, "/_test/violations", nil, &v)
 	if err != nil || code != http.StatusOK {
 		fmt.Fprintf(os.Stderr, "cannot read the authentik API server's violations: %d %v\n", code, err)
 		return false
@@ -75,11 +75,11 @@ func authentikViolations() bool {
 	return len(v) == 0
 }
 
-func authentikProviderConfig(name, installation, secret string) *identityv1alpha1.ProviderConfig {
+func authentikProviderConfig(name, secret string) *identityv1alpha1.ProviderConfig {
 	return &identityv1alpha1.ProviderConfig{
 		ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec: identityv1alpha1.ProviderConfigSpec{
-			InstallationID: installation,
+			InstallationID: installationID,
 			Authentik: &identityv1alpha1.AuthentikConfig{
 				URL:            os.Getenv("AUTHENTIK_URL"),
 				TokenSecretRef: identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "crossplane-system", Name: secret}, Key: "token"},
@@ -89,8 +89,10 @@ func authentikProviderConfig(name, installation, secret string) *identityv1alpha
 }
 
 // call sends one request; paths under /api/v3 carry the token. out, when set, receives the
-// decoded JSON answer.
-func (a *authentikEnv) call(method, path string, body, out any) (int, error) {
+// decoded JSON answer. The helpers below, which take a *testing.T, call it with
+// context.Background(): they also run in t.Cleanup, where t.Context() is already canceled
+// (a.hc's timeout bounds every request).
+func (a *authentikEnv) call(ctx context.Context, method, path string, body, out any) (int, error) {
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
@@ -99,7 +101,7 @@ func (a *authentikEnv) call(method, path string, body, out any) (int, error) {
 		}
 		rd = bytes.NewReader(b)
 	}
-	req, err := http.NewRequest(method, a.url+path, rd)
+	req, err := http.NewRequestWithContext(ctx, method, a.url+path, rd)
 	if err != nil {
 		return 0, err
 	}
@@ -134,7 +136,7 @@ func (a *authentikEnv) call(method, path string, body, out any) (int, error) {
 func (a *authentikEnv) seed(t *testing.T, kind string, obj map[string]any) map[string]any {
 	t.Helper()
 	var out map[string]any
-	if _, err := a.call(http.MethodPost, "/_test/seed/"+kind, obj, &out); err != nil {
+	if _, err := a.call(context.Background(), http.MethodPost, "/_test/seed/"+kind, obj, &out); err != nil {
 		t.Fatalf("cannot seed %s: %v", kind, err)
 	}
 	return out
@@ -144,7 +146,7 @@ func (a *authentikEnv) seed(t *testing.T, kind string, obj map[string]any) map[s
 func (a *authentikEnv) raw(t *testing.T, kind, id string) []byte {
 	t.Helper()
 	var out []byte
-	if _, err := a.call(http.MethodGet, "/_test/raw/"+kind+"/"+id, nil, &out); err != nil {
+	if _, err := a.call(context.Background(), http.MethodGet, "/_test/raw/"+kind+"/"+id, nil, &out); err != nil {
 		t.Fatalf("cannot read %s %s raw: %v", kind, id, err)
 	}
 	return out
@@ -163,7 +165,7 @@ func (a *authentikEnv) object(t *testing.T, kind, id string) map[string]any {
 // exists reports whether the object exists.
 func (a *authentikEnv) exists(t *testing.T, kind, id string) bool {
 	t.Helper()
-	code, err := a.call(http.MethodGet, "/_test/raw/"+kind+"/"+id, nil, nil)
+	code, err := a.call(context.Background(), http.MethodGet, "/_test/raw/"+kind+"/"+id, nil, nil)
 	if code == http.StatusNotFound {
 		return false
 	}
@@ -185,7 +187,7 @@ func (a *authentikEnv) list(t *testing.T, kind string, q url.Values) []map[strin
 			} `json:"pagination"`
 			Results []map[string]any `json:"results"`
 		}
-		if _, err := a.call(http.MethodGet, "/api/v3/"+kind+"/?"+q.Encode(), nil, &l); err != nil {
+		if _, err := a.call(context.Background(), http.MethodGet, "/api/v3/"+kind+"/?"+q.Encode(), nil, &l); err != nil {
 			t.Fatalf("cannot list %s: %v", kind, err)
 		}
 		all = append(all, l.Results...)
@@ -200,7 +202,7 @@ func (a *authentikEnv) list(t *testing.T, kind string, q url.Values) []map[strin
 // patch changes an object by hand through the API.
 func (a *authentikEnv) patch(t *testing.T, kind, id string, body map[string]any) {
 	t.Helper()
-	if _, err := a.call(http.MethodPatch, "/api/v3/"+kind+"/"+id+"/", body, nil); err != nil {
+	if _, err := a.call(context.Background(), http.MethodPatch, "/api/v3/"+kind+"/"+id+"/", body, nil); err != nil {
 		t.Fatalf("cannot patch %s %s by hand: %v", kind, id, err)
 	}
 }
@@ -208,7 +210,7 @@ func (a *authentikEnv) patch(t *testing.T, kind, id string, body map[string]any)
 // del deletes an object by hand, ignoring 404.
 func (a *authentikEnv) del(t *testing.T, kind, id string) {
 	t.Helper()
-	if code, err := a.call(http.MethodDelete, "/api/v3/"+kind+"/"+id+"/", nil, nil); err != nil && code != http.StatusNotFound {
+	if code, err := a.call(context.Background(), http.MethodDelete, "/api/v3/"+kind+"/"+id+"/", nil, nil); err != nil && code != http.StatusNotFound {
 		t.Fatalf("cannot delete %s %s by hand: %v", kind, id, err)
 	}
 }
@@ -217,7 +219,7 @@ func (a *authentikEnv) del(t *testing.T, kind, id string) {
 // clearFaults.
 func (a *authentikEnv) fault(t *testing.T, f map[string]any) {
 	t.Helper()
-	if _, err := a.call(http.MethodPost, "/_test/faults", f, nil); err != nil {
+	if _, err := a.call(context.Background(), http.MethodPost, "/_test/faults", f, nil); err != nil {
 		t.Fatalf("cannot inject fault: %v", err)
 	}
 	t.Cleanup(func() { a.clearFaults(t) })
@@ -225,7 +227,7 @@ func (a *authentikEnv) fault(t *testing.T, f map[string]any) {
 
 func (a *authentikEnv) clearFaults(t *testing.T) {
 	t.Helper()
-	if _, err := a.call(http.MethodDelete, "/_test/faults", nil, nil); err != nil {
+	if _, err := a.call(context.Background(), http.MethodDelete, "/_test/faults", nil, nil); err != nil {
 		t.Fatalf("cannot clear faults: %v", err)
 	}
 }
@@ -236,7 +238,7 @@ func (a *authentikEnv) password(t *testing.T, pk string) (string, bool) {
 	var out struct {
 		Password string `json:"password"`
 	}
-	code, err := a.call(http.MethodGet, "/_test/password/"+pk, nil, &out)
+	code, err := a.call(context.Background(), http.MethodGet, "/_test/password/"+pk, nil, &out)
 	if code == http.StatusNotFound {
 		return "", false
 	}
@@ -252,7 +254,7 @@ func (a *authentikEnv) noNewViolations(t *testing.T) {
 	t.Helper()
 	count := func() []map[string]any {
 		var v []map[string]any
-		if _, err := a.call(http.MethodGet, "/_test/violations", nil, &v); err != nil {
+		if _, err := a.call(context.Background(), http.MethodGet, "/_test/violations", nil, &v); err != nil {
 			t.Fatalf("cannot read violations: %v", err)
 		}
 		return v
@@ -312,7 +314,7 @@ func kubectl(t *testing.T, args ...string) (string, error) {
 	if err := clientcmd.WriteToFile(*kc, path); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(filepath.Join(os.Getenv("KUBEBUILDER_ASSETS"), "kubectl"), append([]string{"--kubeconfig", path}, args...)...).CombinedOutput()
+	out, err := exec.CommandContext(t.Context(), filepath.Join(os.Getenv("KUBEBUILDER_ASSETS"), "kubectl"), append([]string{"--kubeconfig", path}, args...)...).CombinedOutput()
 	return string(out), err
 }
 

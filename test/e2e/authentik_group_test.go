@@ -40,10 +40,14 @@ func newAKGroup(name, akName string, mutate ...func(*akv1alpha1.Group)) *akv1alp
 	return g
 }
 
+// jsonAttrs are attributes from pairs of a key and its value as JSON.
 func jsonAttrs(kv ...string) akv1alpha1.Attributes {
 	a := akv1alpha1.Attributes{}
-	for i := 0; i < len(kv); i += 2 {
+	for i := 0; i+1 < len(kv); i += 2 {
 		a[kv[i]] = extv1.JSON{Raw: []byte(kv[i+1])}
+	}
+	if len(kv)%2 != 0 {
+		panic("jsonAttrs: a key without a value: " + kv[len(kv)-1])
 	}
 	return a
 }
@@ -219,7 +223,7 @@ func TestAuthentikGroupAdoptExisting(t *testing.T) {
 	if m := akMarkerOf(t, obj); m.Origin != provenance.OriginAdopted || m.Installation != installationID || m.Resource != "Group.authentik.identity.crossplane.io/ak-adopt" {
 		t.Errorf("adoption marker: got %+v", m)
 	}
-	if !eventRecorded(t, mg, corev1.EventTypeNormal, "AdoptedExternalResource") {
+	if !eventRecorded(t, mg, "AdoptedExternalResource") {
 		t.Errorf("no AdoptedExternalResource event")
 	}
 }
@@ -258,7 +262,7 @@ func TestAuthentikGroupRecreatedResource(t *testing.T) {
 	eventually(t, 30*time.Second, "the update to reach authentik", func() bool {
 		return akAttributes(authentikAPI.object(t, akGroups, id))["life"] == "second"
 	})
-	if !eventRecorded(t, again, corev1.EventTypeNormal, "RecoveredExternalResource") {
+	if !eventRecorded(t, again, "RecoveredExternalResource") {
 		t.Errorf("no RecoveredExternalResource event")
 	}
 	if n := len(groupsNamed(t, "e2e-ak-recreated")); n != 1 {
@@ -306,16 +310,16 @@ func TestAuthentikGroupSteadyStateRequests(t *testing.T) {
 		mgs[i] = newAKGroup(fmt.Sprintf("ak-steady-%d", i), fmt.Sprintf("e2e-ak-steady-%d", i))
 	}
 	createAll(t, mgs...)
-	var paths []string
+	paths := make([]string, 0, len(mgs))
 	for _, mg := range mgs {
 		waitReady(t, mg)
 		paths = append(paths, "GET /api/v3/core/groups/"+meta.GetExternalName(mg)+"/")
 	}
 	time.Sleep(pollInterval) // let in-flight reconciles of the creates settle
-	_, before := counter.snapshot()
+	before := counter.snapshot()
 	window := 5 * pollInterval
 	time.Sleep(window)
-	_, after := counter.snapshot()
+	after := counter.snapshot()
 	d := delta(before, after)
 	polls := int(window / pollInterval)
 	for _, p := range paths {

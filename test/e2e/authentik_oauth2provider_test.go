@@ -156,16 +156,16 @@ func TestAuthentikOAuth2SteadyStateNoWrites(t *testing.T) {
 		})
 	}
 	createAll(t, ps...)
-	var ids []string
+	ids := make([]string, 0, len(ps))
 	for _, p := range ps {
 		waitReady(t, p)
 		ids = append(ids, meta.GetExternalName(p))
 	}
 	time.Sleep(pollInterval) // let the reconciles that follow the creates settle
-	_, before := counter.snapshot()
+	before := counter.snapshot()
 	window := 5 * pollInterval
 	time.Sleep(window)
-	_, after := counter.snapshot()
+	after := counter.snapshot()
 	d := delta(before, after)
 	if w := akWritesTo(d, ids...); len(w) != 0 {
 		t.Fatalf("OAuth2 providers in sync were written: %v", w)
@@ -256,7 +256,7 @@ func TestAuthentikOAuth2AdoptExisting(t *testing.T) {
 	if err != nil || m.Origin != provenance.OriginAdopted || m.Installation != installationID {
 		t.Errorf("marker on the resource: %+v, %v", m, err)
 	}
-	if !eventRecorded(t, p, corev1.EventTypeNormal, "AdoptedExternalResource") {
+	if !eventRecorded(t, p, "AdoptedExternalResource") {
 		t.Errorf("no AdoptedExternalResource event")
 	}
 }

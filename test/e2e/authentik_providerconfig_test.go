@@ -31,7 +31,7 @@ func TestAuthentikProviderConfig(t *testing.T) {
 
 	const wrong = "not-the-authentik-token"
 	create(t, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "crossplane-system", Name: "authentik-wrong-token"}, StringData: map[string]string{"token": wrong}})
-	bad := authentikProviderConfig("authentik-wrong-token", installationID, "authentik-wrong-token")
+	bad := authentikProviderConfig("authentik-wrong-token", "authentik-wrong-token")
 	create(t, bad)
 	eventually(t, 30*time.Second, "Authenticated=False", func() bool {
 		return condition(get(t, bad), identityv1alpha1.ConditionTypeAuthenticated).Status == corev1.ConditionFalse

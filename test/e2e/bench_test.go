@@ -29,7 +29,7 @@ func BenchmarkDomains(b *testing.B) {
 	}
 	ctx := context.Background()
 	for range b.N {
-		_, before := counter.snapshot()
+		before := counter.snapshot()
 		start := time.Now()
 		mgs := make([]*ksv1alpha1.Domain, n)
 		for i := range n {
@@ -42,15 +42,15 @@ func BenchmarkDomains(b *testing.B) {
 			return d.GetCondition(xpv2.TypeReady).Status == corev1.ConditionTrue
 		})
 		toReady := time.Since(start)
-		_, ready := counter.snapshot()
+		ready := counter.snapshot()
 		creation := delta(before, ready)
 
 		// Steady state: every resource is polled once per pollInterval.
 		time.Sleep(pollInterval)
-		_, s0 := counter.snapshot()
+		s0 := counter.snapshot()
 		window := 5 * pollInterval
 		time.Sleep(window)
-		_, s1 := counter.snapshot()
+		s1 := counter.snapshot()
 		steady := delta(s0, s1)
 
 		reads, writes := 0, 0

@@ -237,7 +237,7 @@ func TestCELKeystoneFederationMapping(t *testing.T) {
 }
 
 func celProtocol(name string, mutate ...func(*ksv1alpha1.Protocol)) *ksv1alpha1.Protocol {
-	o := newProtocol(name, "openid", "cel-no-such-idp", "cel-no-such-mapping")
+	o := newProtocol(name, "cel-no-such-idp", "cel-no-such-mapping")
 	o.Spec.ClusterManagedResourceSpec = noPC
 	for _, m := range mutate {
 		m(o)

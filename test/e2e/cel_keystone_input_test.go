@@ -106,10 +106,10 @@ func TestCELKeystoneInput(t *testing.T) {
 		"idp-remoteid-newline": {newIdentityProvider("cel-in-idp-rid", "idp1", "x", func(i *ksv1alpha1.IdentityProvider) {
 			i.Spec.ProviderConfigReference, i.Spec.ForProvider.RemoteIDs = nowhere, []string{"https://idp.example.com\n"}
 		}), "spec.forProvider.remoteIds", "remoteIds " + ctl},
-		"protocol-mappingid": {newProtocol("cel-in-proto-map", "openid", "x", "y", func(p *ksv1alpha1.Protocol) {
+		"protocol-mappingid": {newProtocol("cel-in-proto-map", "x", "y", func(p *ksv1alpha1.Protocol) {
 			p.Spec.ProviderConfigReference, p.Spec.ForProvider.MappingRef, p.Spec.ForProvider.MappingID = nowhere, nil, ptr("a/b")
 		}), "spec.forProvider.mappingId", "mappingId must be a Keystone mapping ID: letters, digits, hyphens and underscores only"},
-		"protocol-idpid": {newProtocol("cel-in-proto-idp", "openid", "x", "y", func(p *ksv1alpha1.Protocol) {
+		"protocol-idpid": {newProtocol("cel-in-proto-idp", "x", "y", func(p *ksv1alpha1.Protocol) {
 			p.Spec.ProviderConfigReference, p.Spec.ForProvider.IdentityProviderRef, p.Spec.ForProvider.IdentityProviderID = nowhere, nil, ptr("../x")
 		}), "spec.forProvider.identityProviderId", "identityProviderId must be a Keystone identity provider ID"},
 		"mapping-user-name-newline": {newMapping("cel-in-map", "m1", []ksv1alpha1.MappingRule{{

@@ -121,7 +121,7 @@ func run(m *testing.M) int {
 	go func() { must(mgr.Start(ctx)) }()
 
 	code := m.Run()
-	if !authentikViolations() && code == 0 {
+	if !authentikViolations(ctx) && code == 0 {
 		code = 1
 	}
 	return code

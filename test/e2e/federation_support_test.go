@@ -65,13 +65,14 @@ func newMapping(name, id string, rules []ksv1alpha1.MappingRule, mutate ...func(
 	return o
 }
 
-func newProtocol(name, id, idpRef, mappingRef string, mutate ...func(*ksv1alpha1.Protocol)) *ksv1alpha1.Protocol {
+// newProtocol is the protocol "openid" of an identity provider, with its mapping.
+func newProtocol(name, idpRef, mappingRef string, mutate ...func(*ksv1alpha1.Protocol)) *ksv1alpha1.Protocol {
 	o := &ksv1alpha1.Protocol{
 		ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec: ksv1alpha1.ProtocolSpec{
 			ClusterManagedResourceSpec: keystonePC,
 			ForProvider: ksv1alpha1.ProtocolParameters{
-				ID: id, IdentityProviderRef: &xpv2.Reference{Name: idpRef}, MappingRef: &xpv2.Reference{Name: mappingRef},
+				ID: "openid", IdentityProviderRef: &xpv2.Reference{Name: idpRef}, MappingRef: &xpv2.Reference{Name: mappingRef},
 			},
 		},
 	}
@@ -136,7 +137,7 @@ func loadExamples(t *testing.T, dir string) []*unstructured.Unstructured {
 	sort.Strings(files)
 	var out []*unstructured.Unstructured
 	for _, f := range files {
-		b, err := os.ReadFile(f) //nolint:gosec // the repository's own examples
+		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -27,8 +27,8 @@ import (
 // nothing, says what is in the way, and goes ahead by itself once the way is clear.
 
 // waitDeletionBlocked waits for the DeletionBlocked condition with the given reason and a
-// message that names every want, and returns the message.
-func waitDeletionBlocked(t *testing.T, mg resource.Managed, reason xpv2.ConditionReason, wants ...string) string {
+// message that names every want.
+func waitDeletionBlocked(t *testing.T, mg resource.Managed, reason xpv2.ConditionReason, wants ...string) {
 	t.Helper()
 	var msg string
 	defer func() {
@@ -52,7 +52,6 @@ func waitDeletionBlocked(t *testing.T, mg resource.Managed, reason xpv2.Conditio
 	if s := condition(mg, xpv2.TypeSynced); s.Status != corev1.ConditionFalse {
 		t.Errorf("Synced while the deletion is blocked: %+v", s)
 	}
-	return msg
 }
 
 // assignByHand assigns a role at path (e.g. projects/P/groups/G/roles/R) as an administrator

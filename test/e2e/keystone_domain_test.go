@@ -154,7 +154,7 @@ func TestDomainAdoptExisting(t *testing.T) {
 	if err != nil || m.Origin != provenance.OriginAdopted || m.Installation != installationID {
 		t.Errorf("adoption marker: got %+v, %v", m, err)
 	}
-	if !eventRecorded(t, mg, corev1.EventTypeNormal, "AdoptedExternalResource") {
+	if !eventRecorded(t, mg, "AdoptedExternalResource") {
 		t.Errorf("no AdoptedExternalResource event")
 	}
 }
@@ -257,16 +257,16 @@ func TestDomainSteadyStateRequests(t *testing.T) {
 		mgs[i] = newDomain(fmt.Sprintf("steady-%d", i), fmt.Sprintf("e2e-steady-%d", i))
 	}
 	createAll(t, mgs...)
-	var ids []string
+	ids := make([]string, 0, len(mgs))
 	for _, mg := range mgs {
 		waitReady(t, mg)
 		ids = append(ids, meta.GetExternalName(mg))
 	}
 	time.Sleep(pollInterval) // let in-flight reconciles of the creates settle
-	_, before := counter.snapshot()
+	before := counter.snapshot()
 	window := 5 * pollInterval
 	time.Sleep(window)
-	_, after := counter.snapshot()
+	after := counter.snapshot()
 	d := delta(before, after)
 	polls := int(window / pollInterval)
 	for _, id := range ids {

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -32,6 +33,28 @@ func newKeystoneEnv(ctx context.Context) (*keystoneEnv, error) {
 	}
 	sc, err := openstack.NewIdentityV3(pc, gophercloud.EndpointOpts{Region: "RegionOne"})
 	return &keystoneEnv{sc: sc}, err
+}
+
+// tokenStatus asks Keystone for a token as a user would, outside the administrator's session,
+// with auth as the "auth" object of POST /auth/tokens (identity, and scope if any), and returns
+// the HTTP status.
+func tokenStatus(t *testing.T, auth map[string]any) int {
+	t.Helper()
+	body, err := json.Marshal(map[string]any{"auth": auth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, os.Getenv("KEYSTONE_URL")+"/auth/tokens", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("cannot ask Keystone for a token: %v", err)
+	}
+	_ = resp.Body.Close()
+	return resp.StatusCode
 }
 
 // raw returns the object at path exactly as Keystone serves it.

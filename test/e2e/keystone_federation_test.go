@@ -53,7 +53,7 @@ func TestFederationLifecycle(t *testing.T) {
 		o.Spec.ForProvider.AuthorizationTTL = ptr(int32(30))
 	})
 	mapping := newMapping("e2e-fed", "e2e-fed-mapping", oidcRules(issuer))
-	proto := newProtocol("e2e-fed", "openid", "e2e-fed", "e2e-fed", func(o *ksv1alpha1.Protocol) {
+	proto := newProtocol("e2e-fed", "e2e-fed", "e2e-fed", func(o *ksv1alpha1.Protocol) {
 		o.Spec.ForProvider.RemoteIDAttribute = ptr("HTTP_OIDC_ISS")
 	})
 	apply(t, proto, mapping, idp, dom)
@@ -120,7 +120,7 @@ func TestFederationLifecycle(t *testing.T) {
 	})
 
 	// Editing a rule updates the mapping in place: one PATCH, no delete, no create.
-	_, before := counter.snapshot()
+	before := counter.snapshot()
 	update(t, mapping, func(m *ksv1alpha1.Mapping) {
 		r := &m.Spec.ForProvider.Rules[0]
 		r.Remote[1].AnyOneOf = []string{issuer, "https://other.example.com"}
@@ -132,7 +132,7 @@ func TestFederationLifecycle(t *testing.T) {
 	eventually(t, 30*time.Second, "the edited rules in Keystone", func() bool {
 		return jsonEqual(jsonOf(t, keystone.raw(t, "OS-FEDERATION", "mappings", "e2e-fed-mapping"), "mapping", "rules"), wantRules)
 	})
-	_, after := counter.snapshot()
+	after := counter.snapshot()
 	d := delta(before, after)
 	if d["PATCH /v3/OS-FEDERATION/mappings/e2e-fed-mapping"] != 1 || d["DELETE /v3/OS-FEDERATION/mappings/e2e-fed-mapping"] != 0 || d["PUT /v3/OS-FEDERATION/mappings/e2e-fed-mapping"] != 0 {
 		t.Errorf("requests for the rule edit: %v", d)
@@ -162,7 +162,7 @@ func protocolsOf(t *testing.T, idp string) []any {
 	if _, err := keystone.sc.Get(context.Background(), keystone.sc.ServiceURL("OS-FEDERATION", "identity_providers", idp, "protocols"), &l, nil); err != nil {
 		t.Fatalf("cannot list protocols of %s: %v", idp, err)
 	}
-	out := []any{}
+	out := make([]any, 0, len(l.Protocols))
 	for _, p := range l.Protocols {
 		delete(p, "links")
 		delete(p, "idp_id")
@@ -178,7 +178,7 @@ func TestFederationExamples(t *testing.T) {
 	// Not parallel: it compares Keystone's whole lists of identity providers and mappings.
 	idpsBefore, mappingsBefore := keystoneIDs(t, "identity_providers", "identity_providers"), keystoneIDs(t, "mappings", "mappings")
 	objs := loadExamples(t, "keystone/federation")
-	var all []client.Object
+	all := make([]client.Object, 0, len(objs))
 	for _, u := range objs {
 		all = append(all, u)
 	}
@@ -372,10 +372,10 @@ func (k *keystoneEnv) put(t *testing.T, path []string, singular string, body map
 func steadyState(t *testing.T, prefixes []string, perPoll map[string]int) {
 	t.Helper()
 	time.Sleep(pollInterval)
-	_, before := counter.snapshot()
+	before := counter.snapshot()
 	const polls = 4
 	time.Sleep(polls * pollInterval)
-	_, after := counter.snapshot()
+	after := counter.snapshot()
 	for k, n := range delta(before, after) {
 		method, path, _ := strings.Cut(k, " ")
 		if !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(path, p) }) {

@@ -128,7 +128,7 @@ func TestGroupAdoptExisting(t *testing.T) {
 	if err != nil || m.Origin != provenance.OriginAdopted {
 		t.Errorf("adoption marker: got %+v, %v", m, err)
 	}
-	if !eventRecorded(t, mg, corev1.EventTypeNormal, "AdoptedExternalResource") {
+	if !eventRecorded(t, mg, "AdoptedExternalResource") {
 		t.Errorf("no AdoptedExternalResource event")
 	}
 }

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"context"
 	"net/http"
 	"os"
 	"os/exec"
@@ -21,7 +22,7 @@ import (
 // ldapModify runs ldapmodify (-a: add) as the directory's root DN with the LDIF on stdin.
 func ldapModify(t *testing.T, ldif string, args ...string) {
 	t.Helper()
-	cmd := exec.Command("ldapmodify", append([]string{"-x", "-H", os.Getenv("LDAP_URL"), "-D", os.Getenv("LDAP_BIND_DN"),
+	cmd := exec.CommandContext(t.Context(), "ldapmodify", append([]string{"-x", "-H", os.Getenv("LDAP_URL"), "-D", os.Getenv("LDAP_BIND_DN"),
 		"-w", os.Getenv("LDAP_BIND_PASSWORD")}, args...)...)
 	cmd.Stdin = strings.NewReader(ldif)
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -49,7 +50,8 @@ func TestLDAPDollarAndPercent(t *testing.T) {
 		"description: x$y%z\nuserPassword: "+danaPassword+"\n\n"+
 		"dn: "+bindDN+"\nobjectClass: person\ncn: bind$x%%y\nsn: bind\nuserPassword: "+bindPassword+"\n", "-a")
 	t.Cleanup(func() {
-		cmd := exec.Command("ldapdelete", "-x", "-H", os.Getenv("LDAP_URL"), "-D", os.Getenv("LDAP_BIND_DN"), "-w", os.Getenv("LDAP_BIND_PASSWORD"), "-r", ou, bindDN)
+		// Not t.Context(): it is canceled before the cleanups run.
+		cmd := exec.CommandContext(context.Background(), "ldapdelete", "-x", "-H", os.Getenv("LDAP_URL"), "-D", os.Getenv("LDAP_BIND_DN"), "-w", os.Getenv("LDAP_BIND_PASSWORD"), "-r", ou, bindDN)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("ldapdelete: %v\n%s", err, out)
 		}

@@ -75,7 +75,7 @@ func TestRoleAssignmentLostCreateRecovered(t *testing.T) {
 	if m := raMarker(t, ra); m.Installation != installationID || m.Resource != "RoleAssignment.keystone.identity.crossplane.io/"+ra.Name || m.Origin != provenance.OriginCreated {
 		t.Errorf("marker annotation: got %+v", m)
 	}
-	if !eventRecorded(t, ra, corev1.EventTypeNormal, "RecoveredExternalResource") {
+	if !eventRecorded(t, ra, "RecoveredExternalResource") {
 		t.Errorf("no RecoveredExternalResource event")
 	}
 	stays(t, 3, "Ready, Synced and Owned after the recovery", func() bool {

@@ -52,9 +52,9 @@ func handDomain(t *testing.T, name string) string {
 
 // readyDomain creates a Domain resource and waits until it is Ready, so that references to it
 // resolve at once.
-func readyDomain(t *testing.T, name, keystoneName string, mutate ...func(*ksv1alpha1.Domain)) *ksv1alpha1.Domain {
+func readyDomain(t *testing.T, name, keystoneName string) *ksv1alpha1.Domain {
 	t.Helper()
-	d := newDomain(name, keystoneName, mutate...)
+	d := newDomain(name, keystoneName)
 	create(t, d)
 	waitReady(t, d)
 	return d
@@ -225,7 +225,7 @@ func TestProjectAdoptExisting(t *testing.T) {
 	if err != nil || m.Origin != provenance.OriginAdopted || m.Installation != installationID {
 		t.Errorf("adoption marker: got %+v, %v", m, err)
 	}
-	if !eventRecorded(t, mg, corev1.EventTypeNormal, "AdoptedExternalResource") {
+	if !eventRecorded(t, mg, "AdoptedExternalResource") {
 		t.Errorf("no AdoptedExternalResource event")
 	}
 }

@@ -151,7 +151,7 @@ func TestRoleAdoptExisting(t *testing.T) {
 	if err != nil || m.Origin != provenance.OriginAdopted {
 		t.Errorf("adoption marker: got %+v, %v", m, err)
 	}
-	if !eventRecorded(t, mg, corev1.EventTypeNormal, "AdoptedExternalResource") {
+	if !eventRecorded(t, mg, "AdoptedExternalResource") {
 		t.Errorf("no AdoptedExternalResource event")
 	}
 }

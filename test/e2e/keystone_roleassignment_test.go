@@ -115,10 +115,10 @@ func TestRoleAssignmentUserOnProject(t *testing.T) {
 
 	// One HEAD of the assignment per poll, and nothing else for it.
 	time.Sleep(pollInterval)
-	_, before := counter.snapshot()
+	before := counter.snapshot()
 	window := 5 * pollInterval
 	time.Sleep(window)
-	_, after := counter.snapshot()
+	after := counter.snapshot()
 	d := delta(before, after)
 	polls := int(window / pollInterval)
 	if got := d["HEAD /v3/projects/"+pid+"/users/"+uid+"/roles/"+rid]; got < polls-1 || got > polls+1 {
@@ -210,14 +210,13 @@ func TestRoleAssignmentGroupOnDomain(t *testing.T) {
 // AdoptExisting it is adopted, and then deleted with the resource.
 func TestRoleAssignmentPreExisting(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	rid := handRole(t, map[string]any{"name": "e2e-ra-hand-role"})
 	pid := keystone.post(t, "projects", "project", map[string]any{"name": "e2e-ra-hand-project", "domain_id": "default"})
 	t.Cleanup(func() { keystone.del(t, "projects", pid) })
 	uid := keystone.post(t, "users", "user", map[string]any{"name": "e2e-ra-hand-user", "domain_id": "default"})
 	t.Cleanup(func() { keystone.del(t, "users", uid) })
 	path := []string{"projects", pid, "users", uid, "roles", rid}
-	if _, err := keystone.sc.Put(ctx, keystone.sc.ServiceURL(path...), nil, nil, &gophercloud.RequestOpts{OkCodes: []int{http.StatusNoContent}}); err != nil {
+	if _, err := keystone.sc.Put(t.Context(), keystone.sc.ServiceURL(path...), nil, nil, &gophercloud.RequestOpts{OkCodes: []int{http.StatusNoContent}}); err != nil {
 		t.Fatalf("cannot assign by hand: %v", err)
 	}
 	key := "project/" + pid + "/user/" + uid + "/role/" + rid
@@ -251,7 +250,7 @@ func TestRoleAssignmentPreExisting(t *testing.T) {
 			t.Fatalf("the user's assignments changed under FailOnConflict:\nbefore %s\nafter  %s", before, after)
 		}
 
-		if err := kube.Delete(ctx, ra); err != nil {
+		if err := kube.Delete(t.Context(), ra); err != nil {
 			t.Fatal(err)
 		}
 		waitGone(t, ra)
@@ -280,7 +279,7 @@ func TestRoleAssignmentPreExisting(t *testing.T) {
 		if !roleAssigned(t, path...) {
 			t.Fatalf("the resource did not assign the role once the hand-made assignment was gone")
 		}
-		if err := kube.Delete(ctx, ra); err != nil {
+		if err := kube.Delete(t.Context(), ra); err != nil {
 			t.Fatal(err)
 		}
 		waitGone(t, ra)
@@ -290,7 +289,7 @@ func TestRoleAssignmentPreExisting(t *testing.T) {
 	})
 
 	t.Run("AdoptExisting", func(t *testing.T) {
-		if _, err := keystone.sc.Put(ctx, keystone.sc.ServiceURL(path...), nil, nil, &gophercloud.RequestOpts{OkCodes: []int{http.StatusNoContent}}); err != nil {
+		if _, err := keystone.sc.Put(t.Context(), keystone.sc.ServiceURL(path...), nil, nil, &gophercloud.RequestOpts{OkCodes: []int{http.StatusNoContent}}); err != nil {
 			t.Fatalf("cannot assign by hand: %v", err)
 		}
 		ra := newRoleAssignment("ra-hand-adopted", fp, func(r *ksv1alpha1.RoleAssignment) { r.Spec.AdoptionPolicy = identityv1alpha1.AdoptExisting })
@@ -305,10 +304,10 @@ func TestRoleAssignmentPreExisting(t *testing.T) {
 		if m := raMarker(t, ra); m.Origin != provenance.OriginAdopted || m.Installation != installationID {
 			t.Errorf("marker annotation: got %+v", m)
 		}
-		if !eventRecorded(t, ra, corev1.EventTypeNormal, "AdoptedExternalResource") {
+		if !eventRecorded(t, ra, "AdoptedExternalResource") {
 			t.Errorf("no AdoptedExternalResource event")
 		}
-		if err := kube.Delete(ctx, ra); err != nil {
+		if err := kube.Delete(t.Context(), ra); err != nil {
 			t.Fatal(err)
 		}
 		waitGone(t, ra)

@@ -7,7 +7,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"net/http"
 	"os"
 	"strings"
@@ -75,16 +74,7 @@ func keystoneUserToken(t *testing.T, userID, password, projectID string) int {
 	if projectID != "" {
 		auth["scope"] = map[string]any{"project": map[string]any{"id": projectID}}
 	}
-	body, err := json.Marshal(map[string]any{"auth": auth})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.Post(os.Getenv("KEYSTONE_URL")+"/auth/tokens", "application/json", bytes.NewReader(body))
-	if err != nil {
-		t.Fatalf("cannot ask Keystone for a token: %v", err)
-	}
-	_ = resp.Body.Close()
-	return resp.StatusCode
+	return tokenStatus(t, auth)
 }
 
 // waitPasswordSent waits until the resource records that the Secret's current version was sent.
@@ -158,7 +148,7 @@ func TestUserPasswordLifecycle(t *testing.T) {
 		fp.DomainID, fp.DomainRef = nil, &xpv2.Reference{Name: dom.Name}
 		fp.Email, fp.Description, fp.PasswordSecretRef = ptr("alice@example.com"), ptr("made by user-lifecycle"), passwordKey(sec)
 	})
-	_, start := counter.snapshot()
+	start := counter.snapshot()
 	create(t, mg)
 	waitReady(t, mg)
 	waitPasswordSent(t, mg, sec)
@@ -188,7 +178,7 @@ func TestUserPasswordLifecycle(t *testing.T) {
 	// at steady state.
 	patches := "PATCH /v3/users/" + id
 	time.Sleep(3 * pollInterval)
-	_, after := counter.snapshot()
+	after := counter.snapshot()
 	if n := delta(start, after)[patches]; n != 0 {
 		t.Fatalf("%d PATCHes of the user since it was created, want none", n)
 	}
@@ -201,7 +191,7 @@ func TestUserPasswordLifecycle(t *testing.T) {
 	}
 	waitPasswordSent(t, mg, sec)
 	time.Sleep(2 * pollInterval)
-	_, rotated := counter.snapshot()
+	rotated := counter.snapshot()
 	if n := delta(after, rotated)[patches]; n != 1 {
 		t.Errorf("%d PATCHes of the user for one rotation, want 1", n)
 	}

@@ -42,7 +42,7 @@ func TestNamespacedAuthentik(t *testing.T) {
 	create(t, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: nsA, Name: "alice-password"},
 		StringData: map[string]string{"password": "team-a-s3cret"}})
 
-	spec := authentikProviderConfig("unused", installationID, "authentik-token").Spec
+	spec := authentikProviderConfig("unused", "authentik-token").Spec
 	spec.Authentik.TokenSecretRef.Namespace = "" // a namespaced ProviderConfig reads its own
 	pc := &nsidentityv1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: nsA, Name: "authentik"}, Spec: spec}
 	create(t, pc)
@@ -121,7 +121,7 @@ func TestNamespacedAuthentik(t *testing.T) {
 	}
 
 	// ak-team-b, on a ClusterProviderConfig, aims at ak-team-a's group with AdoptExisting.
-	cspec := authentikProviderConfig("unused", installationID, "authentik-token").Spec
+	cspec := authentikProviderConfig("unused", "authentik-token").Spec
 	cpc := &nsidentityv1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "e2e-ns-authentik"}, Spec: cspec}
 	create(t, cpc)
 	releaseNamespacedProviderConfig(t, "ClusterProviderConfig", cpc.GetName())

@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"regexp"
@@ -27,11 +28,10 @@ import (
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 )
 
-// countingTransport counts requests by "METHOD /path" with IDs folded into {id}, and can make
-// requests fail as a broken or unreachable server would.
+// countingTransport counts requests by "METHOD /path" (summarize folds IDs into {id}), and can
+// make requests fail as a broken or unreachable server would.
 type countingTransport struct {
 	mu     sync.Mutex
-	counts map[string]int
 	byPath map[string]int
 	faults []*fault
 	sent   []sentRequest
@@ -84,14 +84,13 @@ func (c *countingTransport) fault(r *http.Request) *fault {
 }
 
 func newCountingTransport() *countingTransport {
-	return &countingTransport{counts: map[string]int{}, byPath: map[string]int{}}
+	return &countingTransport{byPath: map[string]int{}}
 }
 
 var idSegment = regexp.MustCompile(`/[0-9a-f]{32}(/|$)`)
 
 func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	c.mu.Lock()
-	c.counts[r.Method+" "+idSegment.ReplaceAllString(r.URL.Path, "/{id}$1")]++
 	c.byPath[r.Method+" "+r.URL.Path]++
 	f := c.fault(r)
 	c.sent = append(c.sent, sentRequest{At: time.Now(), Method: r.Method, Host: r.URL.Host, Path: r.URL.Path, Fault: f})
@@ -132,18 +131,11 @@ func (c *countingTransport) sentSince(t time.Time) []sentRequest {
 	return out
 }
 
-// snapshot returns a copy of the counts by folded path and by exact path.
-func (c *countingTransport) snapshot() (map[string]int, map[string]int) {
+// snapshot returns a copy of the counts by exact path.
+func (c *countingTransport) snapshot() map[string]int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	a, b := map[string]int{}, map[string]int{}
-	for k, v := range c.counts {
-		a[k] = v
-	}
-	for k, v := range c.byPath {
-		b[k] = v
-	}
-	return a, b
+	return maps.Clone(c.byPath)
 }
 
 func delta(before, after map[string]int) map[string]int {
@@ -252,7 +244,7 @@ func create(t *testing.T, obj client.Object) {
 // ready, and go, together rather than one after the other.
 func createAll[T client.Object](t *testing.T, objs ...T) {
 	t.Helper()
-	var created []T
+	created := make([]T, 0, len(objs))
 	t.Cleanup(func() {
 		for _, obj := range created {
 			if err := kube.Delete(context.Background(), obj); err != nil && !kerrors.IsNotFound(err) {
@@ -314,13 +306,13 @@ func hasEvent(t *testing.T, obj client.Object, typ, reason string) bool {
 	return false
 }
 
-// eventRecorded reports whether an event of the type and reason is recorded for obj within 30 s.
+// eventRecorded reports whether a Normal event of the reason is recorded for obj within 30 s.
 // The recorder sends events asynchronously, so under load an event can reach the API server
 // after the status written by the same reconcile.
-func eventRecorded(t *testing.T, obj client.Object, typ, reason string) bool {
+func eventRecorded(t *testing.T, obj client.Object, reason string) bool {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
-	for !hasEvent(t, obj, typ, reason) {
+	for !hasEvent(t, obj, corev1.EventTypeNormal, reason) {
 		if time.Now().After(deadline) {
 			return false
 		}

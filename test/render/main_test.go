@@ -37,12 +37,16 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
+	// Every process run starts is started under ctx: whatever is still running when run returns
+	// (a function binary whose stop did not run) is killed with it.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	var err error
 	if root, err = filepath.Abs("../.."); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	env, err := buildTools()
+	env, err := buildTools(ctx)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "cannot build the Crossplane tools:", err)
 		return 1
@@ -61,7 +65,7 @@ func run(m *testing.M) int {
 	}()
 
 	fn := filepath.Join(tmp, "function-identity-platform")
-	build := exec.Command("go", "build", "-o", fn, ".")
+	build := exec.CommandContext(ctx, "go", "build", "-o", fn, ".")
 	build.Dir = filepath.Join(root, "functions", "identity-platform")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
@@ -75,7 +79,7 @@ func run(m *testing.M) int {
 		"function-patch-and-transform": env["FUNCTION_PT"],
 		"function-identity-platform":   fn,
 	} {
-		addr, stop, err := startFunction(bin, filepath.Join(tmp, name+".log"))
+		addr, stop, err := startFunction(ctx, bin, filepath.Join(tmp, name+".log"))
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "cannot start %s: %v\n", name, err)
 			return 1
@@ -92,7 +96,7 @@ func run(m *testing.M) int {
 	// beta validate reads Crossplane's own CRDs from its cache; a private copy of the seeded
 	// cache keeps it from downloading anything and from writing into the shared one.
 	validateCache = filepath.Join(tmp, "validate-cache")
-	if err := exec.Command("cp", "-a", env["CROSSPLANE_VALIDATE_CACHE"], validateCache).Run(); err != nil {
+	if err := exec.CommandContext(ctx, "cp", "-a", env["CROSSPLANE_VALIDATE_CACHE"], validateCache).Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "cannot copy the validate cache:", err)
 		return 1
 	}
@@ -105,8 +109,8 @@ func run(m *testing.M) int {
 }
 
 // buildTools runs hack/build-crossplane.sh and returns the KEY=VALUE lines it prints.
-func buildTools() (map[string]string, error) {
-	cmd := exec.Command(filepath.Join(root, "hack", "build-crossplane.sh"))
+func buildTools(ctx context.Context) (map[string]string, error) {
+	cmd := exec.CommandContext(ctx, filepath.Join(root, "hack", "build-crossplane.sh"))
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
@@ -129,8 +133,8 @@ func buildTools() (map[string]string, error) {
 
 // startFunction runs a function binary without TLS on a free loopback port and waits until it
 // accepts connections.
-func startFunction(bin, logFile string) (string, func(), error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+func startFunction(ctx context.Context, bin, logFile string) (string, func(), error) {
+	l, err := (&net.ListenConfig{}).Listen(ctx, "tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", nil, err
 	}
@@ -140,7 +144,7 @@ func startFunction(bin, logFile string) (string, func(), error) {
 	if err != nil {
 		return "", nil, err
 	}
-	cmd := exec.Command(bin, "--insecure", "--address="+addr)
+	cmd := exec.CommandContext(ctx, bin, "--insecure", "--address="+addr)
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		return "", nil, err
@@ -151,8 +155,9 @@ func startFunction(bin, logFile string) (string, func(), error) {
 		_ = log.Close()
 	}
 	deadline := time.Now().Add(30 * time.Second)
+	dialer := &net.Dialer{Timeout: time.Second}
 	for {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
+		c, err := dialer.DialContext(ctx, "tcp", addr)
 		if err == nil {
 			_ = c.Close()
 			return addr, stop, nil

@@ -45,8 +45,9 @@ func TestConfigurationPackage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, m := range regexp.MustCompile(`(?m)^kind: (\S+)\n(?:.*\n)*?  name: (\S+)$`).FindAllSubmatch(b, -1) {
+	objs := regexp.MustCompile(`(?m)^kind: (\S+)\n(?:.*\n)*?  name: (\S+)$`).FindAllSubmatch(b, -1)
+	got := make([]string, 0, len(objs))
+	for _, m := range objs {
 		got = append(got, string(m[1])+"/"+string(m[2]))
 	}
 	sort.Strings(got)

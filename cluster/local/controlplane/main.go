@@ -89,7 +89,7 @@ func run(kubeconfig string, crdDirs []string, timeout time.Duration) (err error)
 	if err := writeFileAtomic(kubeconfig, env.KubeConfig); err != nil {
 		return err
 	}
-	stopKCM, err := startControllerManager(kubeconfig)
+	stopKCM, err := startControllerManager(ctx, kubeconfig)
 	if err != nil {
 		return err
 	}
@@ -103,8 +103,9 @@ func run(kubeconfig string, crdDirs []string, timeout time.Duration) (err error)
 }
 
 // startControllerManager starts kube-controller-manager from KUBEBUILDER_ASSETS, when it is
-// there, with only the controllers a control plane without nodes needs.
-func startControllerManager(kubeconfig string) (func(), error) {
+// there, with only the controllers a control plane without nodes needs. It stops when ctx is
+// done or the returned function is called: SIGTERM, and SIGKILL 10 s later if it is still there.
+func startControllerManager(ctx context.Context, kubeconfig string) (func(), error) {
 	bin := filepath.Join(os.Getenv("KUBEBUILDER_ASSETS"), "kube-controller-manager")
 	// The binary comes from the KUBEBUILDER_ASSETS of whoever runs the dev environment.
 	if _, err := os.Stat(bin); errors.Is(err, fs.ErrNotExist) { //nolint:gosec // G703: our own KUBEBUILDER_ASSETS
@@ -113,23 +114,21 @@ func startControllerManager(kubeconfig string) (func(), error) {
 	} else if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, "--kubeconfig="+kubeconfig, //nolint:gosec // G204: our own KUBEBUILDER_ASSETS
+	ctx, cancel := context.WithCancel(ctx)
+	cmd := exec.CommandContext(ctx, bin, "--kubeconfig="+kubeconfig, //nolint:gosec // G204: our own KUBEBUILDER_ASSETS
 		"--authentication-kubeconfig="+kubeconfig, "--authorization-kubeconfig="+kubeconfig,
 		"--controllers=garbagecollector,namespace", "--leader-elect=false", "--secure-port=0")
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 10 * time.Second
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Start(); err != nil {
+		cancel()
 		return nil, fmt.Errorf("starting kube-controller-manager: %w", err)
 	}
 	fmt.Printf("controlplane: kube-controller-manager (garbage collector, namespaces) pid %d\n", cmd.Process.Pid)
 	return func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-		}
+		cancel()
+		_ = cmd.Wait()
 	}, nil
 }
 
