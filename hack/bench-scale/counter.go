@@ -1,0 +1,102 @@
+package main
+
+import (
+	"sort"
+	"sync"
+)
+
+// counter counts requests by template and by response status for the phase they arrived in.
+// Phases are switched by the orchestrator; a request in flight at the switch belongs to the
+// phase in which it was sent, which is when the provider decided to make it.
+type counter struct {
+	mu    sync.Mutex
+	phase string
+	reqs  map[string]map[string]int // phase -> template -> count
+	codes map[string]map[int]int    // phase -> HTTP status -> count
+}
+
+func newCounter() *counter {
+	return &counter{reqs: map[string]map[string]int{}, codes: map[string]map[int]int{}}
+}
+
+// setPhase makes every later request count for phase p.
+func (c *counter) setPhase(p string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.phase = p
+}
+
+// count records one request of template t and returns its phase, for the status that follows.
+func (c *counter) count(t string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.reqs[c.phase] == nil {
+		c.reqs[c.phase] = map[string]int{}
+	}
+	c.reqs[c.phase][t]++
+	return c.phase
+}
+
+// status records the response status of a request counted in phase p (0: no response).
+func (c *counter) status(p string, code int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.codes[p] == nil {
+		c.codes[p] = map[int]int{}
+	}
+	c.codes[p][code]++
+}
+
+// requests returns a copy of phase p's counts by template.
+func (c *counter) requests(p string) map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[string]int{}
+	for k, v := range c.reqs[p] {
+		out[k] = v
+	}
+	return out
+}
+
+// statuses returns a copy of phase p's counts by response status.
+func (c *counter) statuses(p string) map[int]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[int]int{}
+	for k, v := range c.codes[p] {
+		out[k] = v
+	}
+	return out
+}
+
+// tally sums counts: all requests, the writes among them, the token requests.
+type tally struct{ Total, Writes, Auth int }
+
+func sumRequests(m map[string]int) tally {
+	var t tally
+	for k, v := range m {
+		t.Total += v
+		switch {
+		case isWrite(k):
+			t.Writes += v
+		case k == "POST /v3/auth/tokens":
+			t.Auth += v
+		}
+	}
+	return t
+}
+
+// byCount orders templates by count, most first, then by name, so the summary reads top-down.
+func byCount(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestCountingHandler sends requests through the proxy's handler in two phases and checks that
+// each is counted once, under its template, in the phase it arrived in, with its status.
+func TestCountingHandler(t *testing.T) {
+	const id = "4c0f8d3b9e2a4f5c8a7b6d5e4f3a2b1c"
+	backend := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == http.MethodPost:
+			w.WriteHeader(http.StatusCreated)
+		case r.URL.Path == "/v3/projects/missing":
+			http.NotFound(w, r)
+		default:
+			_, _ = io.WriteString(w, "{}") // an implicit 200
+		}
+	})
+	c := newCounter()
+	srv := httptest.NewServer(countingHandler(backend, c))
+	defer srv.Close()
+	send := func(method, path string) {
+		req, err := http.NewRequest(method, srv.URL+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+	}
+
+	c.setPhase("apply")
+	send("POST", "/v3/projects")
+	send("GET", "/v3/projects/"+id)
+	send("GET", "/v3/projects/"+id)
+	c.setPhase("steady")
+	send("GET", "/v3/projects/"+id+"?x=1")
+	send("GET", "/v3/projects/missing")
+
+	type phase struct {
+		Requests map[string]int
+		Statuses map[int]int
+	}
+	got := map[string]phase{}
+	for _, p := range []string{"apply", "steady", "other"} {
+		got[p] = phase{c.requests(p), c.statuses(p)}
+	}
+	want := map[string]phase{
+		"apply":  {map[string]int{"POST /v3/projects": 1, "GET /v3/projects/{id}": 2}, map[int]int{201: 1, 200: 2}},
+		"steady": {map[string]int{"GET /v3/projects/{id}?x=*": 1, "GET /v3/projects/missing": 1}, map[int]int{200: 1, 404: 1}},
+		"other":  {map[string]int{}, map[int]int{}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("counts -want +got:\n%s", diff)
+	}
+}
+
+func TestSumRequests(t *testing.T) {
+	got := sumRequests(map[string]int{
+		"GET /v3/projects/{id}":                        10,
+		"POST /v3/auth/tokens":                         2,
+		"PATCH /v3/projects/{id}":                      1,
+		"PUT /v3/projects/{id}/groups/{id}/roles/{id}": 3,
+	})
+	if diff := cmp.Diff(tally{Total: 16, Writes: 4, Auth: 2}, got); diff != "" {
+		t.Errorf("sumRequests -want +got:\n%s", diff)
+	}
+}
+
+func TestByCount(t *testing.T) {
+	got := byCount(map[string]int{"b": 2, "a": 2, "c": 5, "d": 1})
+	if diff := cmp.Diff([]string{"c", "a", "b", "d"}, got); diff != "" {
+		t.Errorf("byCount -want +got:\n%s", diff)
+	}
+}

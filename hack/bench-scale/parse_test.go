@@ -1,0 +1,72 @@
+package main
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseCPUTicks(t *testing.T) {
+	cases := map[string]struct {
+		stat    string
+		want    uint64
+		wantErr bool
+	}{
+		"plain":            {stat: "1234 (provider) S 1 1234 1234 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 12 0 500 0 0", want: 325},
+		"name with spaces": {stat: "1234 (a (b) c) R 1 1234 1234 0 -1 0 0 0 0 0 7 3 0 0", want: 10},
+		"no parenthesis":   {stat: "1234 provider S 1", wantErr: true},
+		"short":            {stat: "1234 (p) S 1 2 3", wantErr: true},
+		"not a number":     {stat: "1234 (p) S 1 1 1 0 -1 0 0 0 0 0 x 3 0 0", wantErr: true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := parseCPUTicks(tc.stat)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("parseCPUTicks: error %v, want error %v", err, tc.wantErr)
+			}
+			if got != tc.want {
+				t.Errorf("parseCPUTicks: got %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseRSS(t *testing.T) {
+	got, err := parseRSS("Name:\tprovider\nVmHWM:\t  90000 kB\nVmRSS:\t   81920 kB\nRssAnon:\t 1 kB\n")
+	if err != nil || got != 81920*1024 {
+		t.Errorf("parseRSS: got %d, %v; want %d", got, err, 81920*1024)
+	}
+	if _, err := parseRSS("Name:\tzombie\n"); err == nil {
+		t.Error("parseRSS of a status without VmRSS (a zombie): no error")
+	}
+}
+
+func TestParseFloor(t *testing.T) {
+	cases := map[string]struct {
+		out     string
+		want    floorResult
+		wantErr bool
+	}{
+		"summary line": {
+			out: "floor op=workload_create c=10 n=200 ...\nFLOOR n=200 workload_c10_create_s=19.04 workload_c10_wps=26.4 workload_c10_delete_s=32.80 errors=0\n",
+			want: floorResult{Create: 19040 * time.Millisecond, Delete: 32800 * time.Millisecond,
+				Line: "FLOOR n=200 workload_c10_create_s=19.04 workload_c10_wps=26.4 workload_c10_delete_s=32.80 errors=0"},
+		},
+		"no FLOOR line":      {out: "floor op=workload_create c=10\n", wantErr: true},
+		"workload skipped":   {out: "FLOOR n=200 proj_create_c1_wps=20.0 errors=0\n", wantErr: true},
+		"not a number":       {out: "FLOOR workload_c10_create_s=x workload_c10_delete_s=1\n", wantErr: true},
+		"other client count": {out: "FLOOR workload_c4_create_s=1 workload_c4_delete_s=1\n", wantErr: true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := parseFloor(tc.out)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("parseFloor: error %v, want error %v", err, tc.wantErr)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("parseFloor -want +got:\n%s", diff)
+			}
+		})
+	}
+}

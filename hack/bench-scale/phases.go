@@ -1,0 +1,53 @@
+package main
+
+import (
+	"time"
+)
+
+// phases cuts the run into named phases: the counting proxy attributes each request to the
+// phase it arrived in, the sampler gives each phase its CPU seconds and peak RSS.
+type phases struct {
+	c     *counter
+	ps    *procSampler
+	done  []phaseResult
+	name  string
+	start time.Time
+	cpu0  float64
+}
+
+// begin ends the current phase, if any, and starts phase name.
+func (p *phases) begin(name string) {
+	p.end()
+	p.c.setPhase(name)
+	p.name, p.start = name, time.Now()
+	if p.ps != nil {
+		p.cpu0 = p.ps.cpuSeconds()
+		p.ps.takeMaxRSS()
+	}
+}
+
+// end closes the current phase. Its request counts are read in results, at the end of the run,
+// so that a response arriving after the phase ended still counts for the phase that sent it.
+func (p *phases) end() {
+	if p.name == "" {
+		return
+	}
+	r := phaseResult{Name: p.name, Wall: time.Since(p.start)}
+	if p.ps != nil {
+		r.CPU = p.ps.cpuSeconds() - p.cpu0
+		r.RSSMax = p.ps.takeMaxRSS()
+	}
+	p.done = append(p.done, r)
+	p.name = ""
+	p.c.setPhase("")
+}
+
+// results are the ended phases with their requests.
+func (p *phases) results() []phaseResult {
+	out := make([]phaseResult, len(p.done))
+	for i, r := range p.done {
+		r.Requests, r.Statuses = p.c.requests(r.Name), p.c.statuses(r.Name)
+		out[i] = r
+	}
+	return out
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"time"
+)
+
+// startProxy serves a reverse proxy to target on a free loopback port and counts every request
+// in c. The provider is pointed at it (authURL and Keystone's catalog), so its requests are
+// counted without touching its code; the bench's own requests and ksfloor's go to Keystone
+// directly and are not counted.
+func startProxy(target *url.URL, c *counter) (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	rp := httputil.NewSingleHostReverseProxy(target)
+	// As many idle connections as the provider may hold open, so that the proxy does not turn
+	// its keep-alive connections into new ones to Keystone's router.
+	rp.Transport = &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256, IdleConnTimeout: 90 * time.Second}
+	srv := &http.Server{ReadHeaderTimeout: 30 * time.Second, Handler: countingHandler(rp, c)}
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String(), func() { _ = srv.Close() }, nil
+}
+
+// countingHandler counts r under its template, and its response status, then hands it on.
+func countingHandler(next http.Handler, c *counter) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		phase := c.count(pathTemplate(r.Method, r.URL.Path, r.URL.RawQuery))
+		sw := &statusWriter{ResponseWriter: w}
+		next.ServeHTTP(sw, r)
+		c.status(phase, sw.code)
+	})
+}
+
+// statusWriter remembers the status code a handler wrote.
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.code == 0 {
+		s.code = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	if s.code == 0 {
+		s.code = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}

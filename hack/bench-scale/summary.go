@@ -1,0 +1,138 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+)
+
+// phaseResult is what one phase cost: wall time, the provider's CPU seconds and peak RSS, and
+// the provider's Keystone requests by template and by response status.
+type phaseResult struct {
+	Name     string
+	Wall     time.Duration
+	CPU      float64
+	RSSMax   uint64
+	Requests map[string]int
+	Statuses map[int]int
+}
+
+// driftResult is the hand-made change at steady state and how long the provider took to undo it.
+type driftResult struct {
+	Object   string // the resource whose Keystone object was changed, e.g. Project bench/bench-project-0042
+	Change   string // what was changed, e.g. description "changed by hand"
+	Reverted bool
+	After    time.Duration
+	Timeout  time.Duration
+}
+
+// result is everything the summary prints.
+type result struct {
+	N, Resources int
+	Kinds        string // what the resources are, for the header
+	ProviderArgs []string
+	Poll         time.Duration
+	Submit       time.Duration // kubectl apply -f alone
+	ToReady      time.Duration // from kubectl apply until all Ready and Synced
+	DeleteSubmit time.Duration // kubectl delete -f alone
+	Deleted      time.Duration // from kubectl delete until no resource and no Keystone object is left
+	FloorCreate  time.Duration
+	FloorDelete  time.Duration
+	SteadyWindow time.Duration
+	SteadyPhase  string
+	Drift        driftResult
+	Phases       []phaseResult
+	FloorLine    string // ksfloor's own FLOOR line, verbatim
+	Incomplete   string // why the run stopped early, if it did
+}
+
+// ratio is a/b, or 0 when b is unknown.
+func ratio(a, b time.Duration) float64 {
+	if b <= 0 {
+		return 0
+	}
+	return a.Seconds() / b.Seconds()
+}
+
+// steadyRate is the steady phase's requests per resource per poll interval, and its writes.
+func (r result) steadyRate() (perResourcePoll float64, t tally) {
+	for _, p := range r.Phases {
+		if p.Name != r.SteadyPhase {
+			continue
+		}
+		t = sumRequests(p.Requests)
+		if r.Resources > 0 && r.Poll > 0 && r.SteadyWindow > 0 {
+			polls := r.SteadyWindow.Seconds() / r.Poll.Seconds()
+			perResourcePoll = float64(t.Total) / float64(r.Resources) / polls
+		}
+	}
+	return perResourcePoll, t
+}
+
+func secs(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }
+
+func mib(b uint64) float64 { return float64(b) / (1 << 20) }
+
+// write prints the summary block: headline figures first, then a table per phase, then the
+// requests of each phase by method and path template.
+func (r result) write(w io.Writer) {
+	// Trailing blanks trimmed: a phase with no responses ends its row with an empty statuses column.
+	p := func(format string, a ...any) { fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf(format, a...), " ")) }
+	p("==== bench-scale summary: N=%d, %d resources (%s) ====", r.N, r.Resources, r.Kinds)
+	if r.Incomplete != "" {
+		p("INCOMPLETE  : %s", r.Incomplete)
+	}
+	p("provider    : %s", strings.Join(r.ProviderArgs, " "))
+	p("apply       : every resource Ready and Synced %s after kubectl apply started (kubectl apply -f itself: %s)", secs(r.ToReady), secs(r.Submit))
+	p("delete      : every resource gone and no object left in Keystone %s after kubectl delete started (kubectl delete -f itself: %s)", secs(r.Deleted), secs(r.DeleteSubmit))
+	p("floor       : create %s, delete %s (ksfloor -workload-c 10, same fresh Keystone, same run)", secs(r.FloorCreate), secs(r.FloorDelete))
+	p("ratios      : create provider/floor %.2fx, delete provider/floor %.2fx", ratio(r.ToReady, r.FloorCreate), ratio(r.Deleted, r.FloorDelete))
+	rate, t := r.steadyRate()
+	p("steady state: %s = %.1f poll intervals of %s: %.2f requests/resource/poll, %d writes, %d token requests", secs(r.SteadyWindow), r.SteadyWindow.Seconds()/max(r.Poll.Seconds(), 1e-9), r.Poll, rate, t.Writes, t.Auth)
+	switch {
+	case r.Drift.Object == "":
+		p("drift       : not measured")
+	case r.Drift.Reverted:
+		p("drift       : %s of %s changed straight in Keystone: reverted after %s (poll interval %s)", r.Drift.Change, r.Drift.Object, secs(r.Drift.After), r.Poll)
+	default:
+		p("drift       : %s of %s changed straight in Keystone: NOT reverted within %s (poll interval %s)", r.Drift.Change, r.Drift.Object, secs(r.Drift.Timeout), r.Poll)
+	}
+	if r.FloorLine != "" {
+		p("ksfloor     : %s", r.FloorLine)
+	}
+	p("")
+	p("%-8s %8s %9s %7s %6s %7s %12s  %s", "phase", "wall_s", "requests", "writes", "tokens", "cpu_s", "rss_max_MiB", "statuses")
+	for _, ph := range r.Phases {
+		t := sumRequests(ph.Requests)
+		p("%-8s %8.1f %9d %7d %6d %7.2f %12.1f  %s", ph.Name, ph.Wall.Seconds(), t.Total, t.Writes, t.Auth, ph.CPU, mib(ph.RSSMax), statusLine(ph.Statuses))
+	}
+	p("")
+	p("requests by method and path, per phase:")
+	for _, ph := range r.Phases {
+		if len(ph.Requests) == 0 {
+			p("%s: none", ph.Name)
+			continue
+		}
+		p("%s:", ph.Name)
+		for _, k := range byCount(ph.Requests) {
+			p("  %7d  %s", ph.Requests[k], k)
+		}
+	}
+	p("==== end of bench-scale summary ====")
+}
+
+// statusLine renders status counts as "200:12 404:1", in status order; 0 means no response.
+func statusLine(m map[int]int) string {
+	codes := make([]int, 0, len(m))
+	for c := range m {
+		codes = append(codes, c)
+	}
+	sort.Ints(codes)
+	parts := make([]string, 0, len(codes))
+	for _, c := range codes {
+		parts = append(parts, fmt.Sprintf("%d:%d", c, m[c]))
+	}
+	return strings.Join(parts, " ")
+}
