@@ -6,7 +6,7 @@ SHELL := /bin/bash
 export PATH := $(PATH):/usr/local/go/bin
 BIN_DIR ?= _output/bin
 
-.PHONY: all generate check-generated build packages lint test dev dev-down bench
+.PHONY: all generate check-generated build packages lint test dev dev-down bench bench-scale
 
 all: build
 
@@ -49,3 +49,11 @@ dev-down:
 bench:
 	hack/install-deps.sh >/dev/null
 	hack/with-services.sh go test -tags e2e -run '^$$' -bench . ./test/...
+
+# The scale benchmark of issue 12 (not part of make test): the workload of ../shared/bench
+# (1 Domain, N Projects, N/2 Groups, N RoleAssignments) through the provider beside ksfloor, on
+# fresh services; prints one summary block. `make bench-scale N=200 POLL=30s`.
+N ?= 50
+POLL ?= 30s
+bench-scale:
+	N=$(N) POLL=$(POLL) hack/bench-scale.sh
