@@ -34,7 +34,7 @@ func newKube(kubeconfig, kubectl, namespace string) (*kube, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The bench lists every kind twice a second: client-go's default 5 requests/s would make
+	// The bench lists every kind once a second: client-go's default 5 requests/s would make
 	// it lag behind what it measures.
 	cfg.QPS, cfg.Burst = 100, 200
 	dyn, err := dynamic.NewForConfig(cfg)

@@ -231,8 +231,9 @@ func drift(ctx context.Context, ks *keystoneAdmin, k *kube, w workload, o option
 	return d, nil
 }
 
-// waitFor polls done twice a second until it holds, printing its progress every 10 s; it fails
-// when the provider exits, the context ends or timeout passes.
+// waitFor polls done once a second until it holds, printing its progress every 10 s; it fails
+// when the provider exits, the context ends or timeout passes. Not more often: listing every
+// kind costs the API server and the bench CPU that the provider, on the same 2 cores, then lacks.
 func waitFor(ctx context.Context, prov *providerProc, timeout time.Duration, log io.Writer, what string, done func() (bool, string, error)) error {
 	t0 := time.Now()
 	last := t0
@@ -254,7 +255,7 @@ func waitFor(ctx context.Context, prov *providerProc, timeout time.Duration, log
 			fmt.Fprintf(log, "bench-scale: %5.0f s: %s\n", time.Since(t0).Seconds(), progress)
 			last = time.Now()
 		}
-		if err := sleep(ctx, 500*time.Millisecond); err != nil {
+		if err := sleep(ctx, time.Second); err != nil {
 			return err
 		}
 	}
