@@ -88,9 +88,9 @@ func (r result) write(w io.Writer) {
 	p("apply       : every resource Ready and Synced %s after kubectl apply started (kubectl apply -f itself: %s)", secs(r.ToReady), secs(r.Submit))
 	p("delete      : every resource gone and no object left in Keystone %s after kubectl delete started (kubectl delete -f itself: %s)", secs(r.Deleted), secs(r.DeleteSubmit))
 	p("floor       : create %s, delete %s (ksfloor -workload-c 10, same fresh Keystone, same run)", secs(r.FloorCreate), secs(r.FloorDelete))
-	p("ratios      : create provider/floor %.2fx, delete provider/floor %.2fx", ratio(r.ToReady, r.FloorCreate), ratio(r.Deleted, r.FloorDelete))
+	p("ratios      : create provider/floor %.2fx, delete provider/floor %.2fx (issue 12's goal: both <= 1.25x)", ratio(r.ToReady, r.FloorCreate), ratio(r.Deleted, r.FloorDelete))
 	rate, t := r.steadyRate()
-	p("steady state: %s = %.1f poll intervals of %s: %.2f requests/resource/poll, %d writes, %d token requests", secs(r.SteadyWindow), r.SteadyWindow.Seconds()/max(r.Poll.Seconds(), 1e-9), r.Poll, rate, t.Writes, t.Auth)
+	p("steady state: %s = %.1f poll intervals of %s: %.2f requests/resource/poll (goal <= 0.2), %d writes, %d token requests", secs(r.SteadyWindow), r.SteadyWindow.Seconds()/max(r.Poll.Seconds(), 1e-9), r.Poll, rate, t.Writes, t.Auth)
 	switch {
 	case r.Drift.Object == "":
 		p("drift       : not measured")
@@ -99,6 +99,12 @@ func (r result) write(w io.Writer) {
 	default:
 		p("drift       : %s of %s changed straight in Keystone: NOT reverted within %s (poll interval %s)", r.Drift.Change, r.Drift.Object, secs(r.Drift.Timeout), r.Poll)
 	}
+	var peak uint64
+	var cpu float64
+	for _, ph := range r.Phases {
+		peak, cpu = max(peak, ph.RSSMax), cpu+ph.CPU
+	}
+	p("resources   : provider RSS max %.1f MiB, CPU %.2f s over all phases (per phase below)", mib(peak), cpu)
 	if r.FloorLine != "" {
 		p("ksfloor     : %s", r.FloorLine)
 	}
