@@ -73,6 +73,14 @@ func (r result) steadyRate() (perResourcePoll float64, t tally) {
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }
 
+// measured is secs, or "not measured" for a phase a stopped run never finished (0).
+func measured(d time.Duration) string {
+	if d == 0 {
+		return "not measured"
+	}
+	return secs(d)
+}
+
 func mib(b uint64) float64 { return float64(b) / (1 << 20) }
 
 // write prints the summary block: headline figures first, then a table per phase, then the
@@ -85,9 +93,9 @@ func (r result) write(w io.Writer) {
 		p("INCOMPLETE  : %s", r.Incomplete)
 	}
 	p("provider    : %s", strings.Join(r.ProviderArgs, " "))
-	p("apply       : every resource Ready and Synced %s after kubectl apply started (kubectl apply -f itself: %s)", secs(r.ToReady), secs(r.Submit))
-	p("delete      : every resource gone and no object left in Keystone %s after kubectl delete started (kubectl delete -f itself: %s)", secs(r.Deleted), secs(r.DeleteSubmit))
-	p("floor       : create %s, delete %s (ksfloor -workload-c 10, same fresh Keystone, same run)", secs(r.FloorCreate), secs(r.FloorDelete))
+	p("apply       : every resource Ready and Synced %s after kubectl apply started (kubectl apply -f itself: %s)", measured(r.ToReady), measured(r.Submit))
+	p("delete      : every resource gone and no object left in Keystone %s after kubectl delete started (kubectl delete -f itself: %s)", measured(r.Deleted), measured(r.DeleteSubmit))
+	p("floor       : create %s, delete %s (ksfloor -workload-c 10, same fresh Keystone, same run)", measured(r.FloorCreate), measured(r.FloorDelete))
 	p("ratios      : create provider/floor %.2fx, delete provider/floor %.2fx (issue 12's goal: both <= 1.25x)", ratio(r.ToReady, r.FloorCreate), ratio(r.Deleted, r.FloorDelete))
 	rate, t := r.steadyRate()
 	p("steady state: %s = %.1f poll intervals of %s: %.2f requests/resource/poll (goal <= 0.2), %d writes, %d token requests", secs(r.SteadyWindow), r.SteadyWindow.Seconds()/max(r.Poll.Seconds(), 1e-9), r.Poll, rate, t.Writes, t.Auth)

@@ -65,7 +65,8 @@ func TestSummaryIncomplete(t *testing.T) {
 	r := result{N: 2, Resources: 7, Incomplete: "not all Ready and Synced after 45m0s", Drift: driftResult{}}
 	var b strings.Builder
 	r.write(&b)
-	for _, want := range []string{"INCOMPLETE  : not all Ready and Synced after 45m0s", "drift       : not measured", "ratios      : create provider/floor 0.00x"} {
+	for _, want := range []string{"INCOMPLETE  : not all Ready and Synced after 45m0s", "drift       : not measured",
+		"ratios      : create provider/floor 0.00x", "Ready and Synced not measured after", "floor       : create not measured, delete not measured"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, b.String())
 		}
