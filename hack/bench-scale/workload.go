@@ -40,7 +40,8 @@ func (w workload) domainName() string       { return w.Prefix + "-domain" }
 func (w workload) projectDescription(i int) string { return fmt.Sprintf("bench project %d", i) }
 
 // setup is applied before the clock starts: the namespace, the admin password Secret and the
-// namespaced ProviderConfig (pointed at the counting proxy).
+// namespaced ProviderConfig (pointed at the counting proxy), whose Secret reference names no
+// namespace: a namespaced ProviderConfig reads its own.
 func (w workload) setup(authURL, password string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `apiVersion: v1
@@ -71,7 +72,6 @@ spec:
       username: admin
       userDomainName: Default
       passwordSecretRef:
-        namespace: %[1]s
         name: %[2]s
         key: password
       scope:

@@ -99,6 +99,10 @@ func TestSetup(t *testing.T) {
 	if got := str(docs[1], "stringData", "password"); got != `pa"ss` {
 		t.Errorf("password in the Secret: got %q", got)
 	}
+	ref := docs[2]["spec"].(map[string]any)["keystone"].(map[string]any)["password"].(map[string]any)["passwordSecretRef"]
+	if diff := cmp.Diff(map[string]any{"name": adminSecret, "key": "password"}, ref); diff != "" {
+		t.Errorf("passwordSecretRef (no namespace: the API server refuses one on a namespaced ProviderConfig) -want +got:\n%s", diff)
+	}
 	if got := str(docs[2], "spec", "keystone", "authURL"); got != "http://127.0.0.1:1234/v3" {
 		t.Errorf("authURL: got %q, want the proxy's", got)
 	}
