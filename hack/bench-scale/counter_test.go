@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -80,5 +83,57 @@ func TestByCount(t *testing.T) {
 	got := byCount(map[string]int{"b": 2, "a": 2, "c": 5, "d": 1})
 	if diff := cmp.Diff([]string{"c", "a", "b", "d"}, got); diff != "" {
 		t.Errorf("byCount -want +got:\n%s", diff)
+	}
+}
+
+// TestProxyCancelled: a request the provider cancels counts as 499, one Keystone fails as 502.
+func TestProxyCancelled(t *testing.T) {
+	release := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-release
+	}))
+	defer slow.Close()
+	defer close(release)
+	dead := httptest.NewServer(http.NotFoundHandler())
+	dead.Close() // nothing listens there any more: the proxy cannot reach it
+
+	for name, tc := range map[string]struct {
+		target string
+		cancel bool
+		want   map[int]int
+	}{
+		"cancelled by the client": {target: slow.URL, cancel: true, want: map[int]int{statusClientClosed: 1}},
+		"backend unreachable":     {target: dead.URL, want: map[int]int{http.StatusBadGateway: 1}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			u, err := url.Parse(tc.target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := newCounter()
+			c.setPhase("p")
+			addr, stop, err := startProxy(u, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stop()
+			ctx, cancel := context.WithCancel(context.Background())
+			if tc.cancel {
+				time.AfterFunc(200*time.Millisecond, cancel)
+			}
+			defer cancel()
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, addr+"/v3/projects", nil)
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				_ = resp.Body.Close()
+			}
+			// The proxy records the status once its handler returns, a moment after the client gave up.
+			deadline := time.Now().Add(5 * time.Second)
+			for len(c.statuses("p")) == 0 && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if diff := cmp.Diff(tc.want, c.statuses("p")); diff != "" {
+				t.Errorf("statuses -want +got:\n%s", diff)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"log"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -21,9 +22,25 @@ func startProxy(target *url.URL, c *counter) (string, func(), error) {
 	// As many idle connections as the provider may hold open, so that the proxy does not turn
 	// its keep-alive connections into new ones to Keystone's router.
 	rp.Transport = &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256, IdleConnTimeout: 90 * time.Second}
+	rp.ErrorHandler = proxyError
 	srv := &http.Server{ReadHeaderTimeout: 30 * time.Second, Handler: countingHandler(rp, c)}
 	go func() { _ = srv.Serve(ln) }()
 	return "http://" + ln.Addr().String(), func() { _ = srv.Close() }, nil
+}
+
+// statusClientClosed is what a request the provider gave up on (its context was cancelled) is
+// counted as: nginx's 499, not the 502 of httputil's default, which would read as Keystone failing.
+const statusClientClosed = 499
+
+// proxyError answers a request the proxy could not complete: 499 when the provider cancelled it,
+// 502 (and a log line) when Keystone did not answer.
+func proxyError(w http.ResponseWriter, r *http.Request, err error) {
+	if r.Context().Err() != nil {
+		w.WriteHeader(statusClientClosed)
+		return
+	}
+	log.Printf("bench-scale proxy: %s %s: %v", r.Method, r.URL.Path, err)
+	w.WriteHeader(http.StatusBadGateway)
 }
 
 // countingHandler counts r under its template, and its response status, then hands it on.
