@@ -20,6 +20,7 @@ type config struct {
 	PollJitterPercentage     uint
 	PollStateMetricInterval  time.Duration
 	MaxReconcileRate         int
+	MaxConcurrentReconciles  int
 	MaxRequestsPerEndpoint   int
 	MetricsAddr              string
 	ProbeAddr                string
@@ -50,7 +51,11 @@ func parseFlags(name string, args []string) (config, error) {
 	// Keystone and authentik are protected by --max-requests-per-endpoint, not by this rate: a
 	// global rate of reconciles that polls alone saturate (a minute's poll of 1,250 resources
 	// is 21 reconciles/s) would hold every change back behind them.
-	app.Flag("max-reconcile-rate", "The global maximum rate per second at which resources may be reconciled, and how many each kind's controller reconciles at once; it also sets the API server client's rate (5 times this). A guard against runaway reconciles: the load on Keystone and authentik is bounded by --max-requests-per-endpoint.").Default("100").IntVar(&c.MaxReconcileRate)
+	app.Flag("max-reconcile-rate", "The global maximum rate per second at which resources may be reconciled; it also sets the API server client's rate (5 times this). A guard against runaway reconciles: the load on Keystone and authentik is bounded by --max-requests-per-endpoint.").Default("100").IntVar(&c.MaxReconcileRate)
+	// Each worker is a goroutine for the provider's whole life, per kind and scope (32
+	// controllers): a hundred each cost tens of MiB for nothing, since the endpoint limit
+	// holds the reconciles that talk to one endpoint to a few at a time anyway.
+	app.Flag("max-concurrent-reconciles", "How many resources each kind's controller reconciles at once.").Default("10").IntVar(&c.MaxConcurrentReconciles)
 	app.Flag("max-requests-per-endpoint", "The most requests in flight to one Keystone or authentik endpoint at once, across every ProviderConfig (0: no limit). After a 429, a 503 or a connection error the endpoint gets no request for its Retry-After, or a pause from 1 s doubling up to 30 s.").Default("10").IntVar(&c.MaxRequestsPerEndpoint)
 	app.Flag("metrics-bind-address", "Address the Prometheus metrics endpoint listens on.").Default(":8080").StringVar(&c.MetricsAddr)
 	app.Flag("health-probe-bind-address", "Address the health and readiness probes listen on.").Default(":8081").StringVar(&c.ProbeAddr)

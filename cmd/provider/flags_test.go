@@ -15,6 +15,7 @@ var defaults = config{
 	PollJitterPercentage:     10,
 	PollStateMetricInterval:  5 * time.Second,
 	MaxReconcileRate:         100,
+	MaxConcurrentReconciles:  10,
 	MaxRequestsPerEndpoint:   10,
 	MetricsAddr:              ":8080",
 	ProbeAddr:                ":8081",
@@ -83,8 +84,10 @@ func TestParseFlags(t *testing.T) {
 			wantJitter: time.Minute,
 		},
 		"EndpointLimitAndReconcileRate": {
-			args:       []string{"--max-requests-per-endpoint=4", "--max-reconcile-rate=20"},
-			want:       with(func(c *config) { c.MaxRequestsPerEndpoint, c.MaxReconcileRate = 4, 20 }),
+			args: []string{"--max-requests-per-endpoint=4", "--max-reconcile-rate=20", "--max-concurrent-reconciles=5"},
+			want: with(func(c *config) {
+				c.MaxRequestsPerEndpoint, c.MaxReconcileRate, c.MaxConcurrentReconciles = 4, 20, 5
+			}),
 			wantJitter: 6 * time.Second,
 		},
 		"UnknownFlag": {

@@ -58,7 +58,7 @@ func main() {
 	kingpin.FatalIfError(mgr.AddHealthzCheck("ping", healthz.Ping), "Cannot add the health check")
 	kingpin.FatalIfError(mgr.AddReadyzCheck("ping", healthz.Ping), "Cannot add the readiness check")
 
-	log.Info("Starting provider-identity", "poll", c.PollInterval.String(), "poll-jitter", o.PollJitter.String(), "max-reconcile-rate", c.MaxReconcileRate, "max-requests-per-endpoint", c.MaxRequestsPerEndpoint)
+	log.Info("Starting provider-identity", "poll", c.PollInterval.String(), "poll-jitter", o.PollJitter.String(), "max-reconcile-rate", c.MaxReconcileRate, "max-concurrent-reconciles", c.MaxConcurrentReconciles, "max-requests-per-endpoint", c.MaxRequestsPerEndpoint)
 	// The signal handler cancels the manager's context on SIGTERM or SIGINT: controllers finish
 	// their current reconcile and the leader lease is released.
 	kingpin.FatalIfError(mgr.Start(ctrl.SetupSignalHandler()), "Cannot start the controller manager")

@@ -25,7 +25,7 @@ const errFmtChangeLogs = "cannot set up the change logs client on socket %q: che
 func newOptions(c config, log logging.Logger, mrMetrics managed.MetricRecorder, stateMetrics *statemetrics.MRStateMetrics) (managedkind.Options, error) {
 	o := managedkind.NewOptions(xpcontroller.Options{
 		Logger:                  log,
-		MaxConcurrentReconciles: c.MaxReconcileRate,
+		MaxConcurrentReconciles: c.MaxConcurrentReconciles,
 		PollInterval:            c.PollInterval,
 		GlobalRateLimiter:       ratelimiter.NewGlobal(c.MaxReconcileRate),
 		Features:                &feature.Flags{},
