@@ -97,7 +97,7 @@ func TestResourceSecretsList(t *testing.T) {
 	if err := ResourceSecrets(secretsKube(), mg).List(context.Background(), l); err != nil {
 		t.Fatal(err)
 	}
-	var got []string
+	got := make([]string, 0, len(l.Items))
 	for _, s := range l.Items {
 		got = append(got, s.Namespace+"/"+s.Name)
 	}

@@ -42,7 +42,7 @@ func NewOptions(o controller.Options) Options {
 }
 
 // SetEndpointLimits makes both systems' clients share one Endpoints with limits l.
-func (o *Options) SetEndpointLimits(l clients.EndpointLimits) {
+func (o Options) SetEndpointLimits(l clients.EndpointLimits) {
 	e := clients.NewEndpoints(l, o.Logger)
 	o.Keystone.Endpoints, o.Authentik.Endpoints = e, e
 }
