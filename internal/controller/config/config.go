@@ -76,7 +76,7 @@ func setupKind(mgr ctrl.Manager, o managedkind.Options, of resource.ProviderConf
 	name := providerconfig.ControllerName(of.Config.GroupKind().String())
 	r := providerconfig.NewReconciler(mgr, of,
 		providerconfig.WithLogger(o.Logger.WithValues("controller", name)),
-		providerconfig.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name))))
+		providerconfig.WithRecorder(managedkind.Recorder(mgr, name)))
 	if err := ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
@@ -92,7 +92,7 @@ func setupKind(mgr ctrl.Manager, o managedkind.Options, of resource.ProviderConf
 		return c
 	}
 	h := &health{kube: mgr.GetClient(), o: o, log: o.Logger.WithValues("controller", hname), newConfig: newConfig,
-		record: event.NewAPIRecorder(mgr.GetEventRecorderFor(hname))}
+		record: managedkind.Recorder(mgr, hname)}
 	return ctrl.NewControllerManagedBy(mgr).
 		Named(hname).
 		WithOptions(o.ForControllerRuntime()).
