@@ -11,12 +11,13 @@ import (
 // before a rule existed never went through it.
 func validate(mg mr) error {
 	fp := mg.Parameters()
-	fields := []clients.Field{
+	fields := make([]clients.Field, 0, 4+len(fp.RedirectURIs))
+	fields = append(fields,
 		clients.F("spec.forProvider.name", fp.Name, authentik.Name),
 		clients.F("spec.forProvider.authorizationFlow", fp.AuthorizationFlow, authentik.Slug),
 		clients.F("spec.forProvider.invalidationFlow", fp.InvalidationFlow, authentik.Slug),
 		clients.FP("spec.forProvider.logoutUri", fp.LogoutURI, authentik.HTTPURL),
-	}
+	)
 	for i, u := range fp.RedirectURIs {
 		fields = append(fields, clients.F(fmt.Sprintf("spec.forProvider.redirectUris[%d].url", i), u.URL, authentik.RedirectURI(u.MatchingMode)))
 	}

@@ -101,7 +101,7 @@ func Escape(cfg map[string]map[string]string) map[string]map[string]string {
 		out[g] = make(map[string]string, len(opts))
 		for k, v := range opts {
 			v = strings.ReplaceAll(v, "$", "$$")
-			if !(g == groupLDAP && k == optPassword) {
+			if g != groupLDAP || k != optPassword {
 				v = strings.ReplaceAll(v, "%", "%%")
 			}
 			out[g][k] = v

@@ -11,11 +11,12 @@ import (
 // before a rule existed never went through it.
 func validate(mg mr) error {
 	fp := *mg.Parameters()
-	fields := []clients.Field{
+	fields := make([]clients.Field, 0, 3+len(fp.RemoteIDs))
+	fields = append(fields,
 		clients.F("spec.forProvider.id", fp.ID, keystone.FederationID),
 		clients.FP("spec.forProvider.domainId", fp.DomainID, keystone.ID),
 		clients.FP("spec.forProvider.description", fp.Description, keystone.Description),
-	}
+	)
 	for i, r := range fp.RemoteIDs {
 		fields = append(fields, clients.F(fmt.Sprintf("spec.forProvider.remoteIds[%d]", i), r, clients.SingleLine))
 	}

@@ -66,7 +66,10 @@ func TestRoundTrip(t *testing.T) {
 func TestObserve(t *testing.T) {
 	// Keystone's answer, decoded as gophercloud decodes it.
 	var stored []federation.MappingRule
-	b, _ := json.Marshal(ToKeystone(rules()))
+	b, err := json.Marshal(ToKeystone(rules()))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := json.Unmarshal(b, &stored); err != nil {
 		t.Fatal(err)
 	}
