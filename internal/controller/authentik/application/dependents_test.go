@@ -1,6 +1,7 @@
 package application
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -96,7 +97,7 @@ func TestDeleteWithDependents(t *testing.T) {
 				if c.Status != corev1.ConditionTrue || c.Reason != adoption.ReasonForeignDependents {
 					t.Errorf("DeletionBlocked: %s %s", c.Status, c.Reason)
 				}
-				if string(before) != string(e.Raw(t, "core/applications", "grafana")) {
+				if !bytes.Equal(before, e.Raw(t, "core/applications", "grafana")) {
 					t.Errorf("the application changed although its deletion was refused")
 				}
 			default:

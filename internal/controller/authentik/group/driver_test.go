@@ -1,6 +1,7 @@
 package group
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
@@ -86,7 +87,7 @@ func TestDriverConflictLeavesTheGroupAlone(t *testing.T) {
 	if meta.GetExternalName(mg) != "" {
 		t.Errorf("external name bound to a hand-made group")
 	}
-	if after := e.Raw(t, "core/groups", ce.Object.ID); string(after) != string(before) {
+	if after := e.Raw(t, "core/groups", ce.Object.ID); !bytes.Equal(after, before) {
 		t.Errorf("hand-made group changed:\nbefore %s\nafter  %s", before, after)
 	}
 	if w := e.Writes(); len(w) != 0 {

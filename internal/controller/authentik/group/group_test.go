@@ -22,7 +22,7 @@ const (
 
 func attrs(kv ...string) v1alpha1.Attributes {
 	a := v1alpha1.Attributes{}
-	for i := 0; i < len(kv); i += 2 {
+	for i := 0; i+1 < len(kv); i += 2 {
 		a[kv[i]] = extv1.JSON{Raw: []byte(kv[i+1])}
 	}
 	return a

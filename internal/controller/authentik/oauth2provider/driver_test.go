@@ -260,7 +260,7 @@ func TestMissingReferences(t *testing.T) {
 func TestHandMadeProviderFailOnConflict(t *testing.T) {
 	e := authentiktest.New(t)
 	e.Seed(t, "providers/oauth2", map[string]any{"name": "grafana", "client_id": "hand", "access_token_validity": "hours=7"})
-	id := idOf(t, e, "grafana")
+	id := grafanaID(t, e)
 	before := e.Raw(t, "providers/oauth2", id)
 	e.Server.ResetCounts()
 
@@ -296,7 +296,7 @@ func TestAdoptExisting(t *testing.T) {
 		"name": "grafana", "grant_types": []string{"authorization_code"},
 		"redirect_uris": []map[string]any{{"matching_mode": "strict", "url": "https://grafana.example.com/callback"}},
 	})
-	id := idOf(t, e, "grafana")
+	id := grafanaID(t, e)
 	e.Server.ResetCounts()
 
 	mg := newMR("grafana", func(mg *v1alpha1.OAuth2Provider) { mg.Spec.AdoptionPolicy = identityv1alpha1.AdoptExisting })
@@ -332,7 +332,7 @@ func TestAdoptExisting(t *testing.T) {
 func TestForeignInstallation(t *testing.T) {
 	e := authentiktest.New(t)
 	e.Seed(t, "providers/oauth2", map[string]any{"name": "grafana"})
-	id := idOf(t, e, "grafana")
+	id := grafanaID(t, e)
 	foreign := provenance.Marker{Installation: "other-cluster", Resource: "Application.authentik.identity.crossplane.io/grafana", Origin: provenance.OriginCreated}
 	e.Seed(t, "core/applications", map[string]any{"name": "Grafana", "slug": "grafana", "provider": id, "meta_description": provenance.EmbedInText("Dashboards", foreign)})
 	before := e.Raw(t, "providers/oauth2", id)
@@ -378,7 +378,7 @@ func TestRecreatedResourceNeedsAdoption(t *testing.T) {
 func TestLostCreateRecovered(t *testing.T) {
 	e := authentiktest.New(t)
 	e.Seed(t, "providers/oauth2", map[string]any{"name": "grafana"})
-	id := idOf(t, e, "grafana")
+	id := grafanaID(t, e)
 	mg := newMR("grafana")
 	meta.SetExternalCreatePending(mg, metav1.Now().Time)
 	r := reconcile(t, e, mg)
@@ -396,9 +396,11 @@ func TestNameTakenByAnotherProviderType(t *testing.T) {
 	}
 }
 
-// idOf returns the ID of the OAuth2 provider with the name, read by hand.
-func idOf(t *testing.T, e *authentiktest.Env, name string) string {
+// grafanaID returns the ID of the OAuth2 provider "grafana" that the driver tests make, read by
+// hand.
+func grafanaID(t *testing.T, e *authentiktest.Env) string {
 	t.Helper()
+	const name = "grafana"
 	l, _, err := e.Client.API.ProvidersAPI.ProvidersOauth2List(e.Ctx).Name(name).Execute()
 	if err != nil || len(l.Results) != 1 {
 		t.Fatalf("provider %q: %v", name, err)
@@ -422,7 +424,7 @@ func TestReplacedProviderIsNotOurs(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.Seed(t, "providers/oauth2", map[string]any{"name": "grafana", "client_id": "by-hand"})
-	id := idOf(t, e, "grafana")
+	id := grafanaID(t, e)
 	before := e.Raw(t, "providers/oauth2", id)
 	e.Server.ResetCounts()
 
@@ -462,7 +464,7 @@ func TestReplacedProviderAdoptedIsAdopted(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.Seed(t, "providers/oauth2", map[string]any{"name": "grafana", "client_id": "by-hand"})
-	id := idOf(t, e, "grafana")
+	id := grafanaID(t, e)
 	mg.Spec.AdoptionPolicy = identityv1alpha1.AdoptExisting
 
 	if r := reconcile(t, e, mg); !r.Updated {

@@ -16,7 +16,9 @@ import (
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
-func namespacedMR(namespace, name string, ref *identityv1alpha1.SecretKeySelector) *nsv1alpha1.OAuth2Provider {
+// teamAMR is a namespaced OAuth2Provider in namespace team-a.
+func teamAMR(name string, ref *identityv1alpha1.SecretKeySelector) *nsv1alpha1.OAuth2Provider {
+	const namespace = "team-a"
 	mg := &nsv1alpha1.OAuth2Provider{
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
 		Spec:       nsv1alpha1.OAuth2ProviderSpec{ForProvider: newMR(name).Spec.ForProvider},
@@ -38,15 +40,15 @@ func TestClientSecretScope(t *testing.T) {
 		wantErr    []string
 	}{
 		"NamespacedReadsItsOwnNamespace": {
-			mg:         namespacedMR("team-a", "app", ref("")),
+			mg:         teamAMR("app", ref("")),
 			wantSecret: "team-a-secret",
 		},
 		"NamespacedNamingItsOwnNamespace": {
-			mg:         namespacedMR("team-a", "app", ref("team-a")),
+			mg:         teamAMR("app", ref("team-a")),
 			wantSecret: "team-a-secret",
 		},
 		"NamespacedRefusedAnotherNamespace": {
-			mg:      namespacedMR("team-a", "app", ref("team-b")),
+			mg:      teamAMR("app", ref("team-b")),
 			wantErr: []string{"OAuth2Provider team-a/app reads Secrets of its own namespace only", "Secret team-b/app-oauth", "put the Secret in namespace team-a"},
 		},
 		"ClusterNamesTheNamespace": {
@@ -95,7 +97,7 @@ func TestNamespaced(t *testing.T) {
 	e := authentiktest.New(t)
 	nsKind := kind
 	nsKind.GroupKind = nsv1alpha1.OAuth2ProviderGroupKind.String()
-	mg := namespacedMR("team-a", "grafana", nil)
+	mg := teamAMR("grafana", nil)
 	if r, err := nsKind.Reconcile(e, mg); err != nil || !r.Created {
 		t.Fatalf("first reconcile: created %v, %v", r.Created, err)
 	}

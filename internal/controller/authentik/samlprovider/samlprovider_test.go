@@ -30,7 +30,9 @@ var kind = authentiktest.Kind[mr, Observed]{
 	NewDriver: func(c shared.Client) adoption.Driver[mr, Observed] { return New(c) },
 }
 
-func newMR(name string, mut ...func(*v1alpha1.SAMLProvider)) *v1alpha1.SAMLProvider {
+// wikiMR is the SAMLProvider "wiki" of these tests.
+func wikiMR(mut ...func(*v1alpha1.SAMLProvider)) *v1alpha1.SAMLProvider {
+	const name = "wiki"
 	mg := &v1alpha1.SAMLProvider{
 		ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec: v1alpha1.SAMLProviderSpec{ForProvider: v1alpha1.SAMLProviderParameters{
@@ -154,7 +156,7 @@ func TestCompare(t *testing.T) {
 
 func TestLifecycle(t *testing.T) {
 	e := authentiktest.New(t)
-	mg := newMR("wiki", func(mg *v1alpha1.SAMLProvider) {
+	mg := wikiMR(func(mg *v1alpha1.SAMLProvider) {
 		fp := &mg.Spec.ForProvider
 		fp.SigningKey = ptr("authentik Self-signed Certificate")
 		fp.VerificationKey = ptr("")
@@ -237,7 +239,7 @@ func TestHandMadeFailOnConflict(t *testing.T) {
 	id := strconv.Itoa(int(p["pk"].(float64)))
 	before := e.Raw(t, "providers/saml", id)
 	e.Server.ResetCounts()
-	_, err := kind.Reconcile(e, newMR("wiki"))
+	_, err := kind.Reconcile(e, wikiMR())
 	var ce *adoption.ConflictError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "authentik SAML provider") {
 		t.Fatalf("want AdoptionRequired, got %v", err)
@@ -249,7 +251,7 @@ func TestHandMadeFailOnConflict(t *testing.T) {
 
 func TestMissingMapping(t *testing.T) {
 	e := authentiktest.New(t)
-	_, err := kind.Reconcile(e, newMR("wiki", func(mg *v1alpha1.SAMLProvider) {
+	_, err := kind.Reconcile(e, wikiMR(func(mg *v1alpha1.SAMLProvider) {
 		mg.Spec.ForProvider.NameIDMapping = &v1alpha1.PropertyMappingSelector{Managed: ptr("goauthentik.io/providers/saml/nope")}
 	}))
 	want := `SAML property mapping with managed identifier "goauthentik.io/providers/saml/nope", named in spec.forProvider.nameIdMapping, does not exist`
@@ -267,7 +269,7 @@ func TestNamespaced(t *testing.T) {
 	nsKind.GroupKind = nsv1alpha1.SAMLProviderGroupKind.String()
 	mg := &nsv1alpha1.SAMLProvider{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "wiki"},
-		Spec:       nsv1alpha1.SAMLProviderSpec{ForProvider: newMR("wiki").Spec.ForProvider},
+		Spec:       nsv1alpha1.SAMLProviderSpec{ForProvider: wikiMR().Spec.ForProvider},
 	}
 	mg.Spec.ForProvider.SigningKey = ptr("authentik Self-signed Certificate")
 	mg.Spec.WriteConnectionSecretToReference = &xpv2.LocalSecretReference{Name: "wiki-saml"}

@@ -42,7 +42,7 @@ func user(mutate ...func(*api.User)) api.User {
 
 func attrs(kv ...string) v1alpha1.Attributes {
 	a := v1alpha1.Attributes{}
-	for i := 0; i < len(kv); i += 2 {
+	for i := 0; i+1 < len(kv); i += 2 {
 		a[kv[i]] = extv1.JSON{Raw: []byte(kv[i+1])}
 	}
 	return a
