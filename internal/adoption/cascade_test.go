@@ -14,7 +14,6 @@ import (
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
-	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
@@ -183,9 +182,8 @@ func TestDeleteWithDependents(t *testing.T) {
 			if tc.prior {
 				mg.SetConditions(xpv2.Condition{Type: TypeDeletionBlocked, Status: corev1.ConditionTrue, Reason: ReasonForeignDependents})
 			}
-			e := NewExternal[*v1alpha1.Domain, obj](d, Config[*v1alpha1.Domain]{
+			e := NewExternal[*v1alpha1.Domain, obj](d, Config{
 				GroupKind: groupKind, Installation: "here", Owners: tc.owners,
-				Policy: func(mg *v1alpha1.Domain) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
 			})
 			if _, err := e.Observe(context.Background(), mg); err != nil {
 				t.Fatalf("Observe(): %v", err)

@@ -49,7 +49,7 @@ type Observation struct {
 }
 
 // A Driver knows one kind of external object. O is the external system's representation.
-type Driver[MR resource.Managed, O any] interface {
+type Driver[MR Managed, O any] interface {
 	// Get reads the object with the given external ID. A missing object is an error for which
 	// IsNotFound returns true.
 	Get(ctx context.Context, mg MR, id string) (O, error)
@@ -71,30 +71,24 @@ type Driver[MR resource.Managed, O any] interface {
 	Delete(ctx context.Context, mg MR, observed O) error
 }
 
-// Policy returns a resource's adoption policy; kinds pass mg.Spec.GetAdoptionPolicy. Kinds
-// whose resources have a GetAdoptionPolicy method need none (see policyOf).
-type Policy[MR resource.Managed] func(mg MR) identityv1alpha1.AdoptionPolicy
+// An AdoptionPolicyGetter tells whether a resource may take over an unmarked object with its
+// natural key. Every managed kind of both scopes implements it over spec.adoptionPolicy.
+type AdoptionPolicyGetter interface {
+	GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy
+}
 
-// policyOf returns a resource's adoption policy: from p when set, else from the resource's own
-// GetAdoptionPolicy, else the default FailOnConflict.
-func policyOf[MR resource.Managed](p Policy[MR], mg MR) identityv1alpha1.AdoptionPolicy {
-	if p != nil {
-		return p(mg)
-	}
-	if g, ok := any(mg).(interface {
-		GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy
-	}); ok {
-		return g.GetAdoptionPolicy()
-	}
-	return identityv1alpha1.FailOnConflict
+// Managed is what the engine drives: a managed resource of either scope that has an adoption
+// policy. The engine reads the policy from the resource itself, so no kind wires it in.
+type Managed interface {
+	resource.Managed
+	AdoptionPolicyGetter
 }
 
 // An External is a Crossplane external client for one reconcile of one resource. It keeps the
 // object Observe read, so that Update and Delete act on exactly what was compared and no
 // reconcile reads an object twice.
-type External[MR resource.Managed, O any] struct {
+type External[MR Managed, O any] struct {
 	driver       Driver[MR, O]
-	policy       Policy[MR]
 	groupKind    string
 	installation string
 	annotations  managed.CriticalAnnotationUpdater
@@ -107,13 +101,11 @@ type External[MR resource.Managed, O any] struct {
 }
 
 // Config holds what an External needs besides its driver.
-type Config[MR resource.Managed] struct {
+type Config struct {
 	// GroupKind of the managed kind, for example Domain.keystone.identity.crossplane.io.
 	GroupKind string
 	// Installation is the ProviderConfig's installation ID.
 	Installation string
-	// Policy reads the resource's adoption policy.
-	Policy Policy[MR]
 	// Annotations persists the external name as soon as a natural-key lookup binds one.
 	Annotations managed.CriticalAnnotationUpdater
 	// Recorder receives adoption events.
@@ -127,12 +119,12 @@ type Config[MR resource.Managed] struct {
 }
 
 // NewExternal returns an External for one reconcile.
-func NewExternal[MR resource.Managed, O any](d Driver[MR, O], c Config[MR]) *External[MR, O] {
+func NewExternal[MR Managed, O any](d Driver[MR, O], c Config) *External[MR, O] {
 	r := c.Recorder
 	if r == nil {
 		r = event.NewNopRecorder()
 	}
-	return &External[MR, O]{driver: d, policy: c.Policy, groupKind: c.GroupKind, installation: c.Installation, annotations: c.Annotations, recorder: r, owners: c.Owners,
+	return &External[MR, O]{driver: d, groupKind: c.GroupKind, installation: c.Installation, annotations: c.Annotations, recorder: r, owners: c.Owners,
 		unconfirmed: c.MayHaveCommitted}
 }
 
@@ -157,7 +149,7 @@ func (e *External[MR, O]) Observe(ctx context.Context, mg MR) (managed.ExternalO
 			return managed.ExternalObservation{}, err
 		}
 	}
-	v, err := decide(request{Self: e.self(mg, ""), Policy: policyOf(e.policy, mg), ObserveOnly: observeOnly(mg)}, d)
+	v, err := decide(request{Self: e.self(mg, ""), Policy: mg.GetAdoptionPolicy(), ObserveOnly: observeOnly(mg)}, d)
 	if err != nil {
 		return e.conflict(mg, err)
 	}

@@ -189,9 +189,8 @@ func TestExternalObserve(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			ann, rec := &fakeAnnotations{}, &recorder{}
-			e := NewExternal(tc.driver, Config[*v1alpha1.Domain]{
+			e := NewExternal(tc.driver, Config{
 				GroupKind: groupKind, Installation: "here", Annotations: ann, Recorder: rec,
-				Policy: func(mg *v1alpha1.Domain) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
 			})
 			obs, err := e.Observe(context.Background(), tc.mg)
 			var ce *ConflictError
@@ -229,9 +228,8 @@ func TestExternalObserve(t *testing.T) {
 
 func TestExternalWrites(t *testing.T) {
 	newExternal := func(d *fakeDriver, rec *recorder) *External[*v1alpha1.Domain, obj] {
-		return NewExternal(d, Config[*v1alpha1.Domain]{
+		return NewExternal(d, Config{
 			GroupKind: groupKind, Installation: "here", Annotations: &fakeAnnotations{}, Recorder: rec,
-			Policy: func(mg *v1alpha1.Domain) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
 		})
 	}
 	t.Run("CreateStampsOwnMarker", func(t *testing.T) {
@@ -316,9 +314,8 @@ func (a *apiServerAnnotations) UpdateCriticalAnnotations(_ context.Context, o cl
 func TestMarkerlessAdoptionKeepsObservedStatus(t *testing.T) {
 	ann := &apiServerAnnotations{}
 	d := &fakeDriver{byKey: []obj{{ID: "1", Key: "a", Markerless: true}}}
-	e := NewExternal(d, Config[*v1alpha1.Domain]{
+	e := NewExternal(d, Config{
 		GroupKind: groupKind, Installation: "here", Annotations: ann,
-		Policy: func(mg *v1alpha1.Domain) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
 	})
 	mg := newMR(adoptExisting)
 	if _, err := e.Observe(context.Background(), mg); err != nil {
@@ -361,9 +358,8 @@ func TestMarkerlessLostCreateStaysOurs(t *testing.T) {
 	d := &fakeDriver{byKey: []obj{{ID: "1", Key: "a", Markerless: true}}, byID: map[string]obj{"1": {ID: "1", Key: "a", Markerless: true}}}
 	store := &storedAnnotations{}
 	newExternal := func() *External[*v1alpha1.Domain, obj] {
-		return NewExternal(d, Config[*v1alpha1.Domain]{
+		return NewExternal(d, Config{
 			GroupKind: groupKind, Installation: "here", Annotations: store,
-			Policy: func(mg *v1alpha1.Domain) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
 		})
 	}
 	first := newMR(func(mg *v1alpha1.Domain) { meta.SetExternalCreatePending(mg, time.Now()) })
@@ -477,9 +473,8 @@ func TestMarkerlessObjectOfAnotherResource(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			d := &fakeDriver{byKey: []obj{{ID: "1", Key: "a", Markerless: true}}, byID: map[string]obj{"1": {ID: "1", Key: "a", Markerless: true}}}
-			e := NewExternal(d, Config[*v1alpha1.Domain]{
+			e := NewExternal(d, Config{
 				GroupKind: groupKind, Installation: "here", Annotations: &fakeAnnotations{}, Owners: tc.owners,
-				Policy: func(mg *v1alpha1.Domain) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() },
 			})
 			_, err := e.Observe(context.Background(), tc.mg)
 			var ce *ConflictError
@@ -513,7 +508,7 @@ func TestExternalObserveDeletedObjectGoneWithoutALookup(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			d := &fakeDriver{byKey: byKey}
 			mg := newMR(deleting, func(mg *v1alpha1.Domain) { meta.SetExternalName(mg, "old") })
-			obs, err := NewExternal(d, Config[*v1alpha1.Domain]{GroupKind: groupKind, Installation: "here"}).Observe(context.Background(), mg)
+			obs, err := NewExternal(d, Config{GroupKind: groupKind, Installation: "here"}).Observe(context.Background(), mg)
 			if err != nil {
 				t.Fatalf("Observe(): %v", err)
 			}

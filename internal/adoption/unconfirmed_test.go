@@ -45,8 +45,7 @@ func TestCreateUnconfirmed(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			d := &failingCreate{err: tc.err, committed: true}
 			mg := newMR()
-			cfg := Config[*v1alpha1.Domain]{GroupKind: groupKind, Installation: "here", Annotations: &fakeAnnotations{}, MayHaveCommitted: mayHave,
-				Policy: func(mg *v1alpha1.Domain) identityv1alpha1.AdoptionPolicy { return mg.Spec.GetAdoptionPolicy() }}
+			cfg := Config{GroupKind: groupKind, Installation: "here", Annotations: &fakeAnnotations{}, MayHaveCommitted: mayHave}
 			if _, err := NewExternal[*v1alpha1.Domain, obj](d, cfg).Observe(context.Background(), mg); err != nil {
 				t.Fatalf("first Observe(): %v", err)
 			}

@@ -25,7 +25,7 @@ import (
 // It serves both scopes: a cluster-scoped (legacy) resource uses a ProviderConfig of
 // identity.crossplane.io, a namespaced one a ProviderConfig of its namespace or a
 // ClusterProviderConfig of identity.m.crossplane.io, as its providerConfigRef.kind says.
-type Connector[MR resource.Managed, C any, O any] struct {
+type Connector[MR adoption.Managed, C any, O any] struct {
 	Kube client.Client
 	// Usage tracks the usage of cluster-scoped resources, ModernUsage of namespaced ones.
 	Usage       *resource.LegacyProviderConfigUsageTracker
@@ -38,20 +38,18 @@ type Connector[MR resource.Managed, C any, O any] struct {
 	ClientFor func(ctx context.Context, kube client.Reader, pc *identityv1alpha1.ProviderConfig) (C, error)
 	// NewDriver returns the kind's driver over a typed client.
 	NewDriver func(c C) adoption.Driver[MR, O]
-	// Policy reads the resource's adoption policy.
-	Policy adoption.Policy[MR]
 	// Owners finds the resources behind objects that a delete would take with it.
 	Owners adoption.Owners
 }
 
 // NewConnector returns a Connector with the usage tracker and recorder wired.
-func NewConnector[MR resource.Managed, C any, O any](kube client.Client, rec event.Recorder, o Options, sys clients.System, groupKind string,
-	clientFor func(context.Context, client.Reader, *identityv1alpha1.ProviderConfig) (C, error), newDriver func(C) adoption.Driver[MR, O], policy adoption.Policy[MR]) *Connector[MR, C, O] {
+func NewConnector[MR adoption.Managed, C any, O any](kube client.Client, rec event.Recorder, o Options, sys clients.System, groupKind string,
+	clientFor func(context.Context, client.Reader, *identityv1alpha1.ProviderConfig) (C, error), newDriver func(C) adoption.Driver[MR, O]) *Connector[MR, C, O] {
 	return &Connector[MR, C, O]{
 		Kube: kube, Usage: resource.NewLegacyProviderConfigUsageTracker(kube, &identityv1alpha1.ProviderConfigUsage{}),
 		ModernUsage: resource.NewProviderConfigUsageTracker(kube, &nsidentityv1alpha1.ProviderConfigUsage{}),
 		System:      sys, GroupKind: groupKind, Installs: o.Installations, Recorder: rec,
-		ClientFor: clientFor, NewDriver: newDriver, Policy: policy,
+		ClientFor: clientFor, NewDriver: newDriver,
 	}
 }
 
@@ -77,10 +75,9 @@ func (c *Connector[MR, C, O]) Connect(ctx context.Context, mg MR) (managed.Typed
 	if err != nil {
 		return nil, err
 	}
-	return adoption.NewExternal(c.NewDriver(tc), adoption.Config[MR]{
+	return adoption.NewExternal(c.NewDriver(tc), adoption.Config{
 		GroupKind:    c.GroupKind,
 		Installation: installation,
-		Policy:       c.Policy,
 		Annotations:  managed.NewRetryingCriticalAnnotationUpdater(NewPolicyAwareWriter(c.Kube)),
 		Recorder:     c.Recorder,
 		Owners:       c.Owners,

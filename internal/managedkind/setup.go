@@ -33,21 +33,21 @@ import (
 // typed client C from clientFor and drives the kind's objects with newDriver, wired into Setup.
 // It is the whole of a kind's Setup, so that the connector and the reconciler are always named
 // and recorded the same way; extra options go to Setup.
-func SetupKind[MR resource.Managed, C any, O any](mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, obj MR, sys clients.System,
-	clientFor func(context.Context, client.Reader, *identityv1alpha1.ProviderConfig) (C, error), newDriver func(C) adoption.Driver[MR, O], policy adoption.Policy[MR],
+func SetupKind[MR adoption.Managed, C any, O any](mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, obj MR, sys clients.System,
+	clientFor func(context.Context, client.Reader, *identityv1alpha1.ProviderConfig) (C, error), newDriver func(C) adoption.Driver[MR, O],
 	extra ...managed.ReconcilerOption) error {
 	gk := gvk.GroupKind().String()
 	rec := xpevent.NewAPIRecorder(mgr.GetEventRecorderFor(managed.ControllerName(gk))) //nolint:staticcheck // SA1019: crossplane-runtime's event.NewAPIRecorder takes the old record.EventRecorder
-	c := NewConnector(mgr.GetClient(), rec, o, sys, gk, clientFor, newDriver, policy)
+	c := NewConnector(mgr.GetClient(), rec, o, sys, gk, clientFor, newDriver)
 	c.Owners = Owners{Kube: mgr.GetClient(), Scheme: mgr.GetScheme(), Waker: o.Waker}
 	return Setup(mgr, o, gvk, obj, c, extra...)
 }
 
 // SetupKeystone is SetupKind for a Keystone kind, whose driver works over the ProviderConfig's
 // identity v3 service client.
-func SetupKeystone[MR resource.Managed, O any](mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, obj MR,
-	newDriver func(*gophercloud.ServiceClient) adoption.Driver[MR, O], policy adoption.Policy[MR], extra ...managed.ReconcilerOption) error {
-	return SetupKind(mgr, o, gvk, obj, clients.Keystone, o.Keystone.Client, newDriver, policy, extra...)
+func SetupKeystone[MR adoption.Managed, O any](mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, obj MR,
+	newDriver func(*gophercloud.ServiceClient) adoption.Driver[MR, O], extra ...managed.ReconcilerOption) error {
+	return SetupKind(mgr, o, gvk, obj, clients.Keystone, o.Keystone.Client, newDriver, extra...)
 }
 
 // MarksUsed is the reconciler option of a kind whose resources mark the resources they use

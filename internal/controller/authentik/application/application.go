@@ -59,7 +59,7 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 }
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
-	return shared.Setup(mgr, o, gvk, obj, func(c shared.Client) adoption.Driver[mr, api.Application] { return New(c) }, nil)
+	return shared.Setup(mgr, o, gvk, obj, func(c shared.Client) adoption.Driver[mr, api.Application] { return New(c) })
 }
 
 // External drives authentik applications for the adoption engine. Applications carry their

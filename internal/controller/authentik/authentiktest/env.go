@@ -15,7 +15,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/authentikapiserver"
@@ -116,21 +115,19 @@ func (e *Env) Writes() map[string]int {
 	return out
 }
 
-// A Kind tells the harness how to build a kind's driver and read its adoption policy (nil:
-// the resource's own GetAdoptionPolicy). Its methods run the engine over it; being methods,
+// A Kind tells the harness how to build a kind's driver (the engine reads the adoption policy
+// from the resource itself). Its methods run the engine over it; being methods,
 // they take a resource of either scope for a driver written against both.
-type Kind[MR resource.Managed, O any] struct {
+type Kind[MR adoption.Managed, O any] struct {
 	GroupKind string
 	NewDriver func(shared.Client) adoption.Driver[MR, O]
-	Policy    adoption.Policy[MR]
 }
 
 // External returns the adoption engine over a fresh driver, as one reconcile's Connect does.
 func (k Kind[MR, O]) External(e *Env) *adoption.External[MR, O] {
-	return adoption.NewExternal(k.NewDriver(e.Client), adoption.Config[MR]{
+	return adoption.NewExternal(k.NewDriver(e.Client), adoption.Config{
 		GroupKind:    k.GroupKind,
 		Installation: e.Client.Installation,
-		Policy:       k.Policy,
 	})
 }
 

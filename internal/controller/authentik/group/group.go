@@ -65,7 +65,7 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
 	return managedkind.SetupKind(mgr, o, gvk, obj, clients.Authentik, o.Authentik.Client,
-		func(c *api.APIClient) adoption.Driver[mr, api.Group] { return &external{c: c} }, nil)
+		func(c *api.APIClient) adoption.Driver[mr, api.Group] { return &external{c: c} })
 }
 
 // external drives authentik groups for the adoption engine.

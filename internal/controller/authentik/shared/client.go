@@ -15,7 +15,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
@@ -52,9 +51,9 @@ func clientFor(o managedkind.Options) func(context.Context, client.Reader, *iden
 }
 
 // Setup adds the controller of an authentik kind whose driver works over a Client.
-func Setup[MR resource.Managed, O any](mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj MR,
-	newDriver func(Client) adoption.Driver[MR, O], policy adoption.Policy[MR]) error {
-	return managedkind.SetupKind(mgr, o, gvk, obj, clients.Authentik, clientFor(o), newDriver, policy)
+func Setup[MR adoption.Managed, O any](mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj MR,
+	newDriver func(Client) adoption.Driver[MR, O]) error {
+	return managedkind.SetupKind(mgr, o, gvk, obj, clients.Authentik, clientFor(o), newDriver)
 }
 
 // Wrap describes a failed API call as an *authentik.Error (authentik's answer, never the

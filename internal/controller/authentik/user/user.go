@@ -81,7 +81,7 @@ func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind,
 		return clientSet{api: c, kube: kube}, err
 	}
 	return managedkind.SetupKind(mgr, o, gvk, obj, clients.Authentik, clientFor,
-		func(c clientSet) adoption.Driver[mr, api.User] { return &external{c: c.api, kube: c.kube} }, nil)
+		func(c clientSet) adoption.Driver[mr, api.User] { return &external{c: c.api, kube: c.kube} })
 }
 
 // external drives authentik users for the adoption engine. It lives for one reconcile.

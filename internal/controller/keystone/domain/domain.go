@@ -70,7 +70,7 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
 	return managedkind.SetupKeystone(mgr, o, gvk, obj,
-		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, domain] { return &external{sc: sc} }, nil)
+		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, domain] { return &external{sc: sc} })
 }
 
 // external drives Keystone domains for the adoption engine.

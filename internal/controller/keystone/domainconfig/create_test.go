@@ -21,7 +21,6 @@ import (
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
-	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 )
 
@@ -169,9 +168,8 @@ func newRaceExternal(t *testing.T, f *configKeystone) (*adoption.External[mr, co
 	sec := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "bind", UID: "u1", ResourceVersion: "7"},
 		Data: map[string][]byte{"username": []byte("cn=admin"), "password": []byte("pw")}}
 	d := &external{sc: f.client(t), kube: fake.NewClientBuilder().WithObjects(sec).Build()}
-	e := adoption.NewExternal[mr, config](d, adoption.Config[mr]{
+	e := adoption.NewExternal[mr, config](d, adoption.Config{
 		GroupKind: "DomainConfig.keystone.identity.crossplane.io", Installation: "i",
-		Policy: func(mg mr) identityv1alpha1.AdoptionPolicy { return mg.GetAdoptionPolicy() },
 	})
 	mg := &v1alpha1.DomainConfig{ObjectMeta: metav1.ObjectMeta{Name: "dc"},
 		Spec: v1alpha1.DomainConfigSpec{ForProvider: v1alpha1.DomainConfigParameters{DomainID: ptr("d"), LDAP: spec()}}}

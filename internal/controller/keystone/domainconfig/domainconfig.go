@@ -86,7 +86,7 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
 	kube := mgr.GetClient()
 	return managedkind.SetupKeystone(mgr, o, gvk, obj,
-		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, config] { return &external{sc: sc, kube: kube} }, nil,
+		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, config] { return &external{sc: sc, kube: kube} },
 		managedkind.MarksUsed(mgr, v1alpha1.DomainConfigKind, usage.Target[mr]{
 			NewList: domains[gvk],
 			Used: func(mg mr) (string, string) {

@@ -64,7 +64,7 @@ func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind,
 	return managedkind.SetupKeystone(mgr, o, gvk, obj,
 		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, keystone.IdentityProvider] {
 			return &external{sc: sc}
-		}, nil,
+		},
 		managedkind.MarksUsed(mgr, v1alpha1.IdentityProviderKind, usage.Target[mr]{
 			NewList: domains(gvk),
 			Used: func(mg mr) (string, string) {

@@ -62,7 +62,7 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
 	return managedkind.SetupKeystone(mgr, o, gvk, obj,
-		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, federation.Mapping] { return &external{sc: sc} }, nil)
+		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, federation.Mapping] { return &external{sc: sc} })
 }
 
 // external drives Keystone mappings (gophercloud's federation package) for the adoption engine.

@@ -63,7 +63,7 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
 	idps, mappings := usedLists(gvk)
 	return managedkind.SetupKeystone(mgr, o, gvk, obj,
-		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, keystone.Protocol] { return &external{sc: sc} }, nil,
+		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, keystone.Protocol] { return &external{sc: sc} },
 		managedkind.MarksUsed(mgr, v1alpha1.ProtocolKind,
 			usage.Target[mr]{
 				NewList: idps,

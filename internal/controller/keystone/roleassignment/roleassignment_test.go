@@ -452,7 +452,7 @@ func TestAssignmentMadeBetweenObserveAndCreate(t *testing.T) {
 	const direct = "/v3/projects/p/users/u/roles/r"
 	f := &fakeKeystone{status: map[string]int{"PUT " + direct: 204}}
 	newExternal := func() *adoption.External[mr, assignment] {
-		return adoption.NewExternal[mr, assignment](&external{sc: f.client(t)}, adoption.Config[mr]{
+		return adoption.NewExternal[mr, assignment](&external{sc: f.client(t)}, adoption.Config{
 			GroupKind: "RoleAssignment.keystone.identity.crossplane.io", Installation: "i",
 		})
 	}
