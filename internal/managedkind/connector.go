@@ -42,14 +42,24 @@ type Connector[MR adoption.Managed, C any, O any] struct {
 	Owners adoption.Owners
 }
 
-// NewConnector returns a Connector with the usage tracker and recorder wired.
-func NewConnector[MR adoption.Managed, C any, O any](kube client.Client, rec event.Recorder, o Options, sys clients.System, groupKind string,
-	clientFor func(context.Context, client.Reader, *identityv1alpha1.ProviderConfig) (C, error), newDriver func(C) adoption.Driver[MR, O]) *Connector[MR, C, O] {
+// ConnectorOptions are what NewConnector wires into a Connector.
+type ConnectorOptions[MR adoption.Managed, C any, O any] struct {
+	Kube          client.Client
+	Recorder      event.Recorder
+	Installations *clients.Installations
+	// GroupKind names the kind in markers and messages, e.g. Domain.keystone.identity.crossplane.io.
+	GroupKind string
+	// Kind supplies the system, the typed client and the driver.
+	Kind Kind[MR, C, O]
+}
+
+// NewConnector returns a Connector with the usage trackers and recorder wired.
+func NewConnector[MR adoption.Managed, C any, O any](co ConnectorOptions[MR, C, O]) *Connector[MR, C, O] {
 	return &Connector[MR, C, O]{
-		Kube: kube, Usage: resource.NewLegacyProviderConfigUsageTracker(kube, &identityv1alpha1.ProviderConfigUsage{}),
-		ModernUsage: resource.NewProviderConfigUsageTracker(kube, &nsidentityv1alpha1.ProviderConfigUsage{}),
-		System:      sys, GroupKind: groupKind, Installs: o.Installations, Recorder: rec,
-		ClientFor: clientFor, NewDriver: newDriver,
+		Kube: co.Kube, Usage: resource.NewLegacyProviderConfigUsageTracker(co.Kube, &identityv1alpha1.ProviderConfigUsage{}),
+		ModernUsage: resource.NewProviderConfigUsageTracker(co.Kube, &nsidentityv1alpha1.ProviderConfigUsage{}),
+		System:      co.Kind.System, GroupKind: co.GroupKind, Installs: co.Installations, Recorder: co.Recorder,
+		ClientFor: co.Kind.ClientFor, NewDriver: co.Kind.NewDriver,
 	}
 }
 

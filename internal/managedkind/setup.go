@@ -29,25 +29,44 @@ import (
 	"github.com/crossplane-contrib/provider-identity/internal/usage"
 )
 
-// SetupKind adds the controller of one managed kind of system sys: a Connector that gets a
-// typed client C from clientFor and drives the kind's objects with newDriver, wired into Setup.
-// It is the whole of a kind's Setup, so that the connector and the reconciler are always named
-// and recorded the same way; extra options go to Setup.
-func SetupKind[MR adoption.Managed, C any, O any](mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, obj MR, sys clients.System,
-	clientFor func(context.Context, client.Reader, *identityv1alpha1.ProviderConfig) (C, error), newDriver func(C) adoption.Driver[MR, O],
-	extra ...managed.ReconcilerOption) error {
-	gk := gvk.GroupKind().String()
-	rec := xpevent.NewAPIRecorder(mgr.GetEventRecorderFor(managed.ControllerName(gk))) //nolint:staticcheck // SA1019: crossplane-runtime's event.NewAPIRecorder takes the old record.EventRecorder
-	c := NewConnector(mgr.GetClient(), rec, o, sys, gk, clientFor, newDriver)
+// A Kind is what SetupKind needs to know about one scope of one managed kind of one system.
+type Kind[MR adoption.Managed, C any, O any] struct {
+	// GVK names the kind, e.g. v1alpha1.DomainGroupVersionKind.
+	GVK schema.GroupVersionKind
+	// Object is an empty resource of the kind, e.g. &v1alpha1.Domain{}.
+	Object MR
+	// System is the system the kind's objects live in.
+	System clients.System
+	// ClientFor returns the typed client of a ProviderConfig (cached by the system's factory).
+	ClientFor func(ctx context.Context, kube client.Reader, pc *identityv1alpha1.ProviderConfig) (C, error)
+	// NewDriver returns the kind's driver over a typed client.
+	NewDriver func(c C) adoption.Driver[MR, O]
+	// Extra reconciler options, applied after the common ones (MarksUsed, for example).
+	Extra []managed.ReconcilerOption
+}
+
+// SetupKind adds the controller of one managed kind: a Connector that gets a typed client
+// from k.ClientFor and drives the kind's objects with k.NewDriver, wired into Setup. It is the
+// whole of a kind's Setup, so that the connector and the reconciler are always named and
+// recorded the same way.
+func SetupKind[MR adoption.Managed, C any, O any](mgr ctrl.Manager, o Options, k Kind[MR, C, O]) error {
+	gk := k.GVK.GroupKind().String()
+	c := NewConnector(ConnectorOptions[MR, C, O]{
+		Kube:          mgr.GetClient(),
+		Recorder:      xpevent.NewAPIRecorder(mgr.GetEventRecorderFor(managed.ControllerName(gk))), //nolint:staticcheck // SA1019: crossplane-runtime's event.NewAPIRecorder takes the old record.EventRecorder
+		Installations: o.Installations,
+		GroupKind:     gk,
+		Kind:          k,
+	})
 	c.Owners = Owners{Kube: mgr.GetClient(), Scheme: mgr.GetScheme(), Waker: o.Waker}
-	return Setup(mgr, o, gvk, obj, c, extra...)
+	return Setup(mgr, o, k.GVK, k.Object, c, k.Extra...)
 }
 
 // SetupKeystone is SetupKind for a Keystone kind, whose driver works over the ProviderConfig's
-// identity v3 service client.
-func SetupKeystone[MR adoption.Managed, O any](mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, obj MR,
-	newDriver func(*gophercloud.ServiceClient) adoption.Driver[MR, O], extra ...managed.ReconcilerOption) error {
-	return SetupKind(mgr, o, gvk, obj, clients.Keystone, o.Keystone.Client, newDriver, extra...)
+// identity v3 service client: it fills in k.System and k.ClientFor.
+func SetupKeystone[MR adoption.Managed, O any](mgr ctrl.Manager, o Options, k Kind[MR, *gophercloud.ServiceClient, O]) error {
+	k.System, k.ClientFor = clients.Keystone, o.Keystone.Client
+	return SetupKind(mgr, o, k)
 }
 
 // MarksUsed is the reconciler option of a kind whose resources mark the resources they use

@@ -64,8 +64,10 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 }
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
-	return managedkind.SetupKind(mgr, o, gvk, obj, clients.Authentik, o.Authentik.Client,
-		func(c *api.APIClient) adoption.Driver[mr, api.Group] { return &external{c: c} })
+	return managedkind.SetupKind(mgr, o, managedkind.Kind[mr, *api.APIClient, api.Group]{
+		GVK: gvk, Object: obj, System: clients.Authentik, ClientFor: o.Authentik.Client,
+		NewDriver: func(c *api.APIClient) adoption.Driver[mr, api.Group] { return &external{c: c} },
+	})
 }
 
 // external drives authentik groups for the adoption engine.

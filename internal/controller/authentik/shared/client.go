@@ -53,7 +53,9 @@ func clientFor(o managedkind.Options) func(context.Context, client.Reader, *iden
 // Setup adds the controller of an authentik kind whose driver works over a Client.
 func Setup[MR adoption.Managed, O any](mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj MR,
 	newDriver func(Client) adoption.Driver[MR, O]) error {
-	return managedkind.SetupKind(mgr, o, gvk, obj, clients.Authentik, clientFor(o), newDriver)
+	return managedkind.SetupKind(mgr, o, managedkind.Kind[MR, Client, O]{
+		GVK: gvk, Object: obj, System: clients.Authentik, ClientFor: clientFor(o), NewDriver: newDriver,
+	})
 }
 
 // Wrap describes a failed API call as an *authentik.Error (authentik's answer, never the

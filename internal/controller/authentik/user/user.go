@@ -80,8 +80,10 @@ func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind,
 		c, err := o.Authentik.Client(ctx, kube, pc)
 		return clientSet{api: c, kube: kube}, err
 	}
-	return managedkind.SetupKind(mgr, o, gvk, obj, clients.Authentik, clientFor,
-		func(c clientSet) adoption.Driver[mr, api.User] { return &external{c: c.api, kube: c.kube} })
+	return managedkind.SetupKind(mgr, o, managedkind.Kind[mr, clientSet, api.User]{
+		GVK: gvk, Object: obj, System: clients.Authentik, ClientFor: clientFor,
+		NewDriver: func(c clientSet) adoption.Driver[mr, api.User] { return &external{c: c.api, kube: c.kube} },
+	})
 }
 
 // external drives authentik users for the adoption engine. It lives for one reconcile.

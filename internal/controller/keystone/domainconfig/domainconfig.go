@@ -85,14 +85,16 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
 	kube := mgr.GetClient()
-	return managedkind.SetupKeystone(mgr, o, gvk, obj,
-		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, config] { return &external{sc: sc, kube: kube} },
-		managedkind.MarksUsed(mgr, v1alpha1.DomainConfigKind, usage.Target[mr]{
+	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, *gophercloud.ServiceClient, config]{
+		GVK: gvk, Object: obj,
+		NewDriver: func(sc *gophercloud.ServiceClient) adoption.Driver[mr, config] { return &external{sc: sc, kube: kube} },
+		Extra: []managed.ReconcilerOption{managedkind.MarksUsed(mgr, v1alpha1.DomainConfigKind, usage.Target[mr]{
 			NewList: domains[gvk],
 			Used: func(mg mr) (string, string) {
 				return usage.RefName(mg.Parameters().DomainRef), deref(mg.Parameters().DomainID)
 			},
-		}))
+		})},
+	})
 }
 
 // config is a domain's configuration as Keystone returns it, with the version of the bind

@@ -61,16 +61,18 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 }
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
-	return managedkind.SetupKeystone(mgr, o, gvk, obj,
-		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, keystone.IdentityProvider] {
+	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, *gophercloud.ServiceClient, keystone.IdentityProvider]{
+		GVK: gvk, Object: obj,
+		NewDriver: func(sc *gophercloud.ServiceClient) adoption.Driver[mr, keystone.IdentityProvider] {
 			return &external{sc: sc}
 		},
-		managedkind.MarksUsed(mgr, v1alpha1.IdentityProviderKind, usage.Target[mr]{
+		Extra: []managed.ReconcilerOption{managedkind.MarksUsed(mgr, v1alpha1.IdentityProviderKind, usage.Target[mr]{
 			NewList: domains(gvk),
 			Used: func(mg mr) (string, string) {
 				return usage.RefName(mg.Parameters().DomainRef), deref(mg.Parameters().DomainID)
 			},
-		}))
+		})},
+	})
 }
 
 // domains lists the Domains an IdentityProvider of the kind gvk may use: those of its own

@@ -61,8 +61,10 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 }
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
-	return managedkind.SetupKeystone(mgr, o, gvk, obj,
-		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, federation.Mapping] { return &external{sc: sc} })
+	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, *gophercloud.ServiceClient, federation.Mapping]{
+		GVK: gvk, Object: obj,
+		NewDriver: func(sc *gophercloud.ServiceClient) adoption.Driver[mr, federation.Mapping] { return &external{sc: sc} },
+	})
 }
 
 // external drives Keystone mappings (gophercloud's federation package) for the adoption engine.

@@ -62,9 +62,10 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
 	idps, mappings := usedLists(gvk)
-	return managedkind.SetupKeystone(mgr, o, gvk, obj,
-		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, keystone.Protocol] { return &external{sc: sc} },
-		managedkind.MarksUsed(mgr, v1alpha1.ProtocolKind,
+	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, *gophercloud.ServiceClient, keystone.Protocol]{
+		GVK: gvk, Object: obj,
+		NewDriver: func(sc *gophercloud.ServiceClient) adoption.Driver[mr, keystone.Protocol] { return &external{sc: sc} },
+		Extra: []managed.ReconcilerOption{managedkind.MarksUsed(mgr, v1alpha1.ProtocolKind,
 			usage.Target[mr]{
 				NewList: idps,
 				Used: func(mg mr) (string, string) {
@@ -76,7 +77,8 @@ func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind,
 				Used: func(mg mr) (string, string) {
 					return usage.RefName(mg.Parameters().MappingRef), deref(mg.Parameters().MappingID)
 				},
-			}))
+			})},
+	})
 }
 
 // usedLists list the IdentityProviders and Mappings a Protocol of the kind gvk may use: those

@@ -123,8 +123,10 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
 	kube := mgr.GetClient()
-	return managedkind.SetupKeystone(mgr, o, gvk, obj,
-		func(sc *gophercloud.ServiceClient) adoption.Driver[mr, user] { return &external{sc: sc, kube: kube} })
+	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, *gophercloud.ServiceClient, user]{
+		GVK: gvk, Object: obj,
+		NewDriver: func(sc *gophercloud.ServiceClient) adoption.Driver[mr, user] { return &external{sc: sc, kube: kube} },
+	})
 }
 
 // external drives Keystone users for the adoption engine.
