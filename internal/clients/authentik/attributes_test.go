@@ -154,10 +154,10 @@ func TestErrors(t *testing.T) {
 		t.Errorf("AsError(nil): want nil")
 	}
 	nf := AsError(errors.New("404 Not Found"), &http.Response{StatusCode: http.StatusNotFound})
-	if !IsNotFoundError(nf) || IsNotFoundError(AsError(errors.New("boom"), &http.Response{StatusCode: 500})) || IsNotFoundError(errors.New("x")) {
-		t.Errorf("IsNotFoundError: wrong answer")
+	if !IsNotFound(nf) || IsNotFound(AsError(errors.New("boom"), &http.Response{StatusCode: 500})) || IsNotFound(errors.New("x")) {
+		t.Errorf("IsNotFound: wrong answer")
 	}
-	if !IsNotFoundError(NotFound(`authentik group "x"`)) {
-		t.Errorf("IsNotFoundError(NotFound(...)): want true")
+	if !IsNotFound(NotFound(`authentik group "x"`)) {
+		t.Errorf("IsNotFound(NotFound(...)): want true")
 	}
 }

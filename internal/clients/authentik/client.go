@@ -61,7 +61,7 @@ func (f *Factory) Check(ctx context.Context, kube client.Reader, pc *identityv1a
 	}
 	_, resp, err := c.CoreAPI.CoreUsersMeRetrieve(ctx).Execute()
 	if err != nil {
-		return errors.Wrapf(errors.New(Describe(err, resp)), errCheck, pc.Spec.Authentik.URL)
+		return Wrap(err, resp, errCheck, pc.Spec.Authentik.URL)
 	}
 	return nil
 }
@@ -102,9 +102,4 @@ func Describe(err error, resp *http.Response) string {
 		return oe.Error() + ": " + msg
 	}
 	return err.Error()
-}
-
-// IsNotFound reports whether resp is authentik's 404.
-func IsNotFound(resp *http.Response) bool {
-	return resp != nil && resp.StatusCode == http.StatusNotFound
 }

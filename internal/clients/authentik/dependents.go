@@ -163,7 +163,7 @@ func EntitlementsOf(ctx context.Context, c *api.APIClient, pbm, slug string) ([]
 func ChildGroups(ctx context.Context, c *api.APIClient, pk, name string) ([]adoption.Dependent, error) {
 	g, resp, err := c.CoreAPI.CoreGroupsRetrieve(ctx, pk).IncludeChildren(true).IncludeUsers(false).Execute()
 	if err != nil {
-		return nil, errors.Wrapf(AsError(err, resp), errReadChildren, name)
+		return nil, Wrap(err, resp, errReadChildren, name)
 	}
 	out := make([]adoption.Dependent, 0, len(g.ChildrenObj))
 	for _, ch := range g.ChildrenObj {

@@ -38,13 +38,32 @@ func MayHaveCommitted(err error) bool {
 	return e.Status == 0 || e.Status >= http.StatusInternalServerError
 }
 
-// IsNotFoundError reports whether err is authentik's 404.
-func IsNotFoundError(err error) bool {
+// Wrap describes a failed API call as an *Error (authentik's answer, never the request, which
+// can hold a password or a client secret) with context; IsNotFound and MayHaveCommitted see
+// through it. A nil err is nil.
+func Wrap(err error, resp *http.Response, format string, args ...any) error {
+	if err == nil {
+		return nil
+	}
+	return errors.Wrapf(AsError(err, resp), format, args...)
+}
+
+// IsNotFound reports whether err is authentik's 404.
+func IsNotFound(err error) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Status == http.StatusNotFound
 }
 
-// NotFound returns an error IsNotFoundError recognises, for IDs that cannot name any object
+// IgnoreNotFound returns nil for authentik's 404 and err otherwise: what a delete finds gone
+// is deleted.
+func IgnoreNotFound(err error) error {
+	if IsNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+// NotFound returns an error IsNotFound recognises, for IDs that cannot name any object
 // (a malformed external name): asking authentik would only earn a 400.
 func NotFound(what string) error {
 	return &Error{Status: http.StatusNotFound, Message: what + " does not exist"}

@@ -17,6 +17,7 @@ import (
 	"github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -78,7 +79,7 @@ var _ adoption.Driver[mr, api.Application] = &External{}
 func (e *External) Get(ctx context.Context, _ mr, slug string) (api.Application, error) {
 	a, resp, err := e.API.CoreAPI.CoreApplicationsRetrieve(ctx, slug).Execute()
 	if err != nil {
-		return api.Application{}, shared.Wrap(err, resp, errGet, slug)
+		return api.Application{}, authentik.Wrap(err, resp, errGet, slug)
 	}
 	return *a, nil
 }
@@ -86,11 +87,11 @@ func (e *External) Get(ctx context.Context, _ mr, slug string) (api.Application,
 // Find looks the application up by its slug, its natural key and external name alike.
 func (e *External) Find(ctx context.Context, mg mr) ([]api.Application, error) {
 	a, err := e.Get(ctx, mg, mg.Parameters().Slug)
-	return adoption.FoundByKey(a, err, shared.IsNotFound)
+	return adoption.FoundByKey(a, err, authentik.IsNotFound)
 }
 
 // IsNotFound reports whether err is authentik's 404.
-func (e *External) IsNotFound(err error) bool { return shared.IsNotFound(err) }
+func (e *External) IsNotFound(err error) bool { return authentik.IsNotFound(err) }
 
 // Describe reads the marker from the last line of the description. An unreadable marker
 // proves nothing.
@@ -134,7 +135,7 @@ func (e *External) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 	}
 	a, resp, err := e.API.CoreAPI.CoreApplicationsCreate(ctx).ApplicationRequest(req).Execute()
 	if err != nil {
-		return "", nil, shared.Wrap(err, resp, errCreate, fp.Slug)
+		return "", nil, authentik.Wrap(err, resp, errCreate, fp.Slug)
 	}
 	return a.Slug, nil, nil
 }
@@ -164,16 +165,13 @@ func (e *External) Update(ctx context.Context, mg mr, a api.Application, m prove
 		return nil, err
 	}
 	_, resp, err := e.API.CoreAPI.CoreApplicationsPartialUpdate(ctx, a.Slug).PatchedApplicationRequest(req).Execute()
-	return nil, shared.Wrap(err, resp, errUpdate, a.Slug)
+	return nil, authentik.Wrap(err, resp, errUpdate, a.Slug)
 }
 
 // Delete deletes the application.
 func (e *External) Delete(ctx context.Context, _ mr, a api.Application) error {
 	resp, err := e.API.CoreAPI.CoreApplicationsDestroy(ctx, a.Slug).Execute()
-	if err = shared.Wrap(err, resp, errDelete, a.Slug); shared.IsNotFound(err) {
-		return nil
-	}
-	return err
+	return authentik.IgnoreNotFound(authentik.Wrap(err, resp, errDelete, a.Slug))
 }
 
 // Desired renders the fields the spec sets in authentik's wire format; the description is

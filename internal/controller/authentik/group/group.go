@@ -19,8 +19,8 @@ import (
 	"github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
-	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
@@ -64,10 +64,7 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 }
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
-	return managedkind.SetupKind(mgr, o, managedkind.Kind[mr, *api.APIClient, api.Group]{
-		GVK: gvk, Object: obj, System: clients.Authentik, ClientFor: o.Authentik.Client,
-		NewDriver: func(c *api.APIClient) adoption.Driver[mr, api.Group] { return &external{c: c} },
-	})
+	return shared.Setup(mgr, o, gvk, obj, func(c shared.Client) adoption.Driver[mr, api.Group] { return &external{c: c.API} })
 }
 
 // external drives authentik groups for the adoption engine.
@@ -83,7 +80,7 @@ func (e *external) Get(ctx context.Context, _ mr, id string) (api.Group, error) 
 	}
 	g, resp, err := e.c.CoreAPI.CoreGroupsRetrieve(ctx, id).IncludeUsers(false).Execute()
 	if err != nil {
-		return api.Group{}, errors.Wrapf(authentik.AsError(err, resp), errReadGroup, id)
+		return api.Group{}, authentik.Wrap(err, resp, errReadGroup, id)
 	}
 	return *g, nil
 }
@@ -105,7 +102,7 @@ func (e *external) Find(ctx context.Context, mg mr) ([]api.Group, error) {
 	return slices.DeleteFunc(all, func(g api.Group) bool { return g.Name != name }), nil
 }
 
-func (e *external) IsNotFound(err error) bool { return authentik.IsNotFoundError(err) }
+func (e *external) IsNotFound(err error) bool { return authentik.IsNotFound(err) }
 
 func (e *external) Describe(g api.Group) adoption.Description {
 	return adoption.Description{ID: g.Pk, Type: typeName, Key: g.Name, Marker: authentik.AttributeMarker(g.Attributes)}
@@ -150,7 +147,7 @@ func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 	req.Attributes, _ = authentik.MergeAttributes(nil, want.Attributes, m)
 	g, resp, err := e.c.CoreAPI.CoreGroupsCreate(ctx).GroupRequest(*req).Execute()
 	if err != nil {
-		return "", nil, errors.Wrapf(authentik.AsError(err, resp), errCreate, fp.Name)
+		return "", nil, authentik.Wrap(err, resp, errCreate, fp.Name)
 	}
 	return g.Pk, nil, nil
 }
@@ -176,7 +173,7 @@ func (e *external) Update(ctx context.Context, mg mr, g api.Group, m provenance.
 	}
 	updated, resp, err := e.c.CoreAPI.CoreGroupsPartialUpdate(ctx, g.Pk).PatchedGroupRequest(req).Execute()
 	if err != nil {
-		return nil, errors.Wrapf(authentik.AsError(err, resp), errUpdate, g.Name, g.Pk)
+		return nil, authentik.Wrap(err, resp, errUpdate, g.Name, g.Pk)
 	}
 	// Status shows the group as written, not as it was before this update.
 	*mg.Observation() = observation(*updated, mg.Observation().Provenance)
@@ -185,10 +182,7 @@ func (e *external) Update(ctx context.Context, mg mr, g api.Group, m provenance.
 
 func (e *external) Delete(ctx context.Context, _ mr, g api.Group) error {
 	resp, err := e.c.CoreAPI.CoreGroupsDestroy(ctx, g.Pk).Execute()
-	if err != nil && !authentik.IsNotFound(resp) {
-		return errors.Wrapf(authentik.AsError(err, resp), errDelete, g.Name, g.Pk)
-	}
-	return nil
+	return authentik.IgnoreNotFound(authentik.Wrap(err, resp, errDelete, g.Name, g.Pk))
 }
 
 func observation(g api.Group, p identityv1alpha1.Provenance) v1alpha1.GroupObservation {

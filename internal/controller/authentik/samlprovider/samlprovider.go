@@ -16,6 +16,7 @@ import (
 	"github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 )
@@ -102,8 +103,8 @@ func details(ctx context.Context, c shared.Client, mg mr, p api.SAMLProvider) (m
 	}
 	md, resp, err := c.API.ProvidersAPI.ProvidersSamlMetadataRetrieve(ctx, p.Pk).Execute()
 	if err != nil {
-		err = shared.Wrap(err, resp, errMetadata, p.Name, p.Pk)
-		if shared.IsNotFound(err) {
+		err = authentik.Wrap(err, resp, errMetadata, p.Name, p.Pk)
+		if authentik.IsNotFound(err) {
 			return ConnectionDetails(p, ""), nil
 		}
 		return nil, err

@@ -1,7 +1,8 @@
-// Package shared holds what the authentik Application and provider kinds (OAuth2Provider,
-// SAMLProvider, ProxyProvider) share: the client their drivers use, error handling, resolving
-// names and slugs to primary keys, drift detection on authentik's wire format, and the one
-// driver of the provider kinds (ProviderDriver).
+// Package shared holds what the authentik kinds share: the one client every driver takes
+// (Client) and its Setup, and for the Application and provider kinds (OAuth2Provider,
+// SAMLProvider, ProxyProvider) resolving names and slugs to primary keys, drift detection on
+// authentik's wire format, and the one driver of the provider kinds (ProviderDriver). Errors
+// are wrapped and recognised by internal/clients/authentik (Wrap, IsNotFound).
 package shared
 
 import (
@@ -27,7 +28,7 @@ import (
 // ProviderConfig, a reader for Secrets the spec names, the installation ID and authentik's URL.
 type Client struct {
 	API *api.APIClient
-	// Kube reads Secrets (the OAuth2 client secret).
+	// Kube reads Secrets (the OAuth2 client secret, user passwords).
 	Kube client.Reader
 	// Installation is the installation ID this provider writes into markers.
 	Installation string
@@ -57,19 +58,6 @@ func Setup[MR adoption.Managed, O any](mgr ctrl.Manager, o managedkind.Options, 
 		GVK: gvk, Object: obj, System: clients.Authentik, ClientFor: clientFor(o), NewDriver: newDriver,
 	})
 }
-
-// Wrap describes a failed API call as an *authentik.Error (authentik's answer, never the
-// request, which can hold a client secret) with context; IsNotFound recognises a 404 through
-// it. A nil err is nil.
-func Wrap(err error, resp *http.Response, format string, args ...any) error {
-	if err == nil {
-		return nil
-	}
-	return errors.Wrapf(authentik.AsError(err, resp), format, args...)
-}
-
-// IsNotFound reports whether err is authentik's 404.
-func IsNotFound(err error) bool { return authentik.IsNotFoundError(err) }
 
 // IsUniqueName reports whether err is authentik's answer to a provider name that is taken,
 // by a provider of any type.

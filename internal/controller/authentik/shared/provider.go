@@ -7,6 +7,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
@@ -33,8 +34,8 @@ func (c Client) AppMarker(ctx context.Context, provider, slug string) (*provenan
 	}
 	a, resp, err := c.API.CoreAPI.CoreApplicationsRetrieve(ctx, slug).Execute()
 	if err != nil {
-		err = Wrap(err, resp, errGetApp, slug, provider)
-		if IsNotFound(err) {
+		err = authentik.Wrap(err, resp, errGetApp, slug, provider)
+		if authentik.IsNotFound(err) {
 			return nil, nil
 		}
 		return nil, err

@@ -95,7 +95,7 @@ func (d *ProviderDriver[MG, P, Req, Patch]) Get(ctx context.Context, mg MG, id s
 	}
 	p, resp, err := d.kind.Calls.retrieve(ctx, d.API, pk)
 	if err != nil {
-		return Observed[P]{}, Wrap(err, resp, errGetProvider, d.kind.TypeName, id)
+		return Observed[P]{}, authentik.Wrap(err, resp, errGetProvider, d.kind.TypeName, id)
 	}
 	o := Observed[P]{Provider: *p}
 	if o.Details, err = d.details(ctx, mg, *p); err != nil {
@@ -112,7 +112,7 @@ func (d *ProviderDriver[MG, P, Req, Patch]) Find(ctx context.Context, mg MG) ([]
 	all, err := authentik.ListAll(ctx, func(page int32) ([]P, int32, error) {
 		items, next, resp, err := d.kind.Calls.list(ctx, d.API, name, page)
 		if err != nil {
-			return nil, 0, Wrap(err, resp, errListProviders, d.kind.TypeName, name)
+			return nil, 0, authentik.Wrap(err, resp, errListProviders, d.kind.TypeName, name)
 		}
 		return items, next, nil
 	})
@@ -147,7 +147,9 @@ func (d *ProviderDriver[MG, P, Req, Patch]) details(ctx context.Context, mg MG, 
 }
 
 // IsNotFound reports whether err is authentik's 404.
-func (d *ProviderDriver[MG, P, Req, Patch]) IsNotFound(err error) bool { return IsNotFound(err) }
+func (d *ProviderDriver[MG, P, Req, Patch]) IsNotFound(err error) bool {
+	return authentik.IsNotFound(err)
+}
 
 // Describe presents the provider to the engine: see DescribeProvider.
 func (d *ProviderDriver[MG, P, Req, Patch]) Describe(o Observed[P]) adoption.Description {
@@ -198,7 +200,7 @@ func (d *ProviderDriver[MG, P, Req, Patch]) Create(ctx context.Context, mg MG, _
 	p, resp, err := d.kind.Calls.create(ctx, d.API, req)
 	if err != nil {
 		name := d.kind.Name(mg)
-		err = Wrap(err, resp, errCreateProvider, d.kind.TypeName, name)
+		err = authentik.Wrap(err, resp, errCreateProvider, d.kind.TypeName, name)
 		if IsUniqueName(err) {
 			return "", nil, errors.Errorf(errProviderNameTaken, d.kind.TypeName, name, d.kind.OtherTypes)
 		}
@@ -225,7 +227,7 @@ func (d *ProviderDriver[MG, P, Req, Patch]) Update(ctx context.Context, mg MG, o
 	}
 	po := d.kind.Calls.object(&o.Provider)
 	_, resp, err := d.kind.Calls.update(ctx, d.API, po.GetPk(), req)
-	return nil, Wrap(err, resp, errUpdateProvider, d.kind.TypeName, po.GetName(), po.GetPk())
+	return nil, authentik.Wrap(err, resp, errUpdateProvider, d.kind.TypeName, po.GetName(), po.GetPk())
 }
 
 func (d *ProviderDriver[MG, P, Req, Patch]) validate(mg MG) error {
@@ -239,10 +241,7 @@ func (d *ProviderDriver[MG, P, Req, Patch]) validate(mg MG) error {
 func (d *ProviderDriver[MG, P, Req, Patch]) Delete(ctx context.Context, _ MG, o Observed[P]) error {
 	po := d.kind.Calls.object(&o.Provider)
 	resp, err := d.kind.Calls.destroy(ctx, d.API, po.GetPk())
-	if err = Wrap(err, resp, errDeleteProvider, d.kind.TypeName, po.GetName(), po.GetPk()); IsNotFound(err) {
-		return nil
-	}
-	return err
+	return authentik.IgnoreNotFound(authentik.Wrap(err, resp, errDeleteProvider, d.kind.TypeName, po.GetName(), po.GetPk()))
 }
 
 // prepare resolves the spec into authentik's fields once per reconcile, when Get or Find has

@@ -55,8 +55,8 @@ func (r *Resolver) Flow(ctx context.Context, field, slug string) (string, error)
 	}
 	f, resp, err := r.api.FlowsAPI.FlowsInstancesRetrieve(ctx, slug).Execute()
 	if err != nil {
-		err = Wrap(err, resp, errGetFlow, slug, field)
-		if IsNotFound(err) {
+		err = authentik.Wrap(err, resp, errGetFlow, slug, field)
+		if authentik.IsNotFound(err) {
 			return "", &MissingError{What: fmt.Sprintf("flow %q", slug), Field: field}
 		}
 		return "", err
@@ -117,7 +117,7 @@ func (r *Resolver) certificate(ctx context.Context, field, name string) (string,
 	}
 	l, resp, err := r.api.CryptoAPI.CryptoCertificatekeypairsList(ctx).Name(name).PageSize(authentik.PageSize).Execute()
 	if err != nil {
-		return "", Wrap(err, resp, errListCerts, name, field)
+		return "", authentik.Wrap(err, resp, errListCerts, name, field)
 	}
 	for _, c := range l.Results {
 		if c.Name == name {
@@ -190,7 +190,7 @@ func (r *Resolver) listScope(ctx context.Context) error {
 	all, err := authentik.ListAll(ctx, func(page int32) ([]api.ScopeMapping, int32, error) {
 		l, resp, err := r.api.PropertymappingsAPI.PropertymappingsProviderScopeList(ctx).Page(page).PageSize(authentik.PageSize).Execute()
 		if err != nil {
-			return nil, 0, Wrap(err, resp, errListMappings, "scope")
+			return nil, 0, authentik.Wrap(err, resp, errListMappings, "scope")
 		}
 		return l.Results, authentik.NextPage(l.Pagination), nil
 	})
@@ -211,7 +211,7 @@ func (r *Resolver) listSAML(ctx context.Context) error {
 	all, err := authentik.ListAll(ctx, func(page int32) ([]api.SAMLPropertyMapping, int32, error) {
 		l, resp, err := r.api.PropertymappingsAPI.PropertymappingsProviderSamlList(ctx).Page(page).PageSize(authentik.PageSize).Execute()
 		if err != nil {
-			return nil, 0, Wrap(err, resp, errListMappings, "SAML")
+			return nil, 0, authentik.Wrap(err, resp, errListMappings, "SAML")
 		}
 		return l.Results, authentik.NextPage(l.Pagination), nil
 	})

@@ -26,6 +26,7 @@ import (
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
@@ -43,13 +44,6 @@ const (
 	notAUserPK     = "authentik user %q"
 	typeName       = "authentik user"
 )
-
-// clientSet is what a user driver works with: the API client, and the Kubernetes reader for
-// the password Secret.
-type clientSet struct {
-	api  *api.APIClient
-	kube client.Reader
-}
 
 // mr is a User of either scope: the driver is written once against it.
 type mr interface {
@@ -76,14 +70,7 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 }
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
-	clientFor := func(ctx context.Context, kube client.Reader, pc *identityv1alpha1.ProviderConfig) (clientSet, error) {
-		c, err := o.Authentik.Client(ctx, kube, pc)
-		return clientSet{api: c, kube: kube}, err
-	}
-	return managedkind.SetupKind(mgr, o, managedkind.Kind[mr, clientSet, api.User]{
-		GVK: gvk, Object: obj, System: clients.Authentik, ClientFor: clientFor,
-		NewDriver: func(c clientSet) adoption.Driver[mr, api.User] { return &external{c: c.api, kube: c.kube} },
-	})
+	return shared.Setup(mgr, o, gvk, obj, func(c shared.Client) adoption.Driver[mr, api.User] { return &external{c: c.API, kube: c.Kube} })
 }
 
 // external drives authentik users for the adoption engine. It lives for one reconcile.
@@ -111,7 +98,7 @@ func (e *external) Get(ctx context.Context, mg mr, id string) (api.User, error) 
 	e.readSecret(ctx, mg)
 	u, resp, err := e.c.CoreAPI.CoreUsersRetrieve(ctx, int32(pk)).Execute()
 	if err != nil {
-		return api.User{}, errors.Wrapf(authentik.AsError(err, resp), errReadUser, pk)
+		return api.User{}, authentik.Wrap(err, resp, errReadUser, pk)
 	}
 	return *u, nil
 }
@@ -135,7 +122,7 @@ func (e *external) Find(ctx context.Context, mg mr) ([]api.User, error) {
 	return slices.DeleteFunc(all, func(u api.User) bool { return u.Username != name }), nil
 }
 
-func (e *external) IsNotFound(err error) bool { return authentik.IsNotFoundError(err) }
+func (e *external) IsNotFound(err error) bool { return authentik.IsNotFound(err) }
 
 func (e *external) Describe(u api.User) adoption.Description {
 	return adoption.Description{ID: strconv.Itoa(int(u.Pk)), Type: typeName, Key: u.Username, Marker: authentik.AttributeMarker(u.Attributes)}
@@ -182,7 +169,7 @@ func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 	req.Attributes, _ = authentik.MergeAttributes(nil, want.Attributes, m)
 	u, resp, err := e.c.CoreAPI.CoreUsersCreate(ctx).UserRequest(*req).Execute()
 	if err != nil {
-		return "", nil, errors.Wrapf(authentik.AsError(err, resp), errCreate, fp.Username)
+		return "", nil, authentik.Wrap(err, resp, errCreate, fp.Username)
 	}
 	return strconv.Itoa(int(u.Pk)), nil, nil
 }
@@ -205,7 +192,7 @@ func (e *external) Update(ctx context.Context, mg mr, u api.User, m provenance.M
 		}
 		resp, err := e.c.CoreAPI.CoreUsersSetPasswordCreate(ctx, u.Pk).UserPasswordSetRequest(*api.NewUserPasswordSetRequest(string(pw))).Execute()
 		if err != nil {
-			return nil, errors.Wrapf(authentik.AsError(err, resp), errSetPassword, u.Username, u.Pk, key.Namespace, key.Name, ref.Key)
+			return nil, authentik.Wrap(err, resp, errSetPassword, u.Username, u.Pk, key.Namespace, key.Name, ref.Key)
 		}
 		version = v
 	}
@@ -218,7 +205,7 @@ func (e *external) Update(ctx context.Context, mg mr, u api.User, m provenance.M
 	}
 	updated, resp, err := e.c.CoreAPI.CoreUsersPartialUpdate(ctx, u.Pk).PatchedUserRequest(req).Execute()
 	if err != nil {
-		return nil, errors.Wrapf(authentik.AsError(err, resp), errUpdate, u.Username, u.Pk)
+		return nil, authentik.Wrap(err, resp, errUpdate, u.Username, u.Pk)
 	}
 	// Status shows the user as written (with the new password version), not as it was before.
 	*mg.Observation() = observation(*updated, mg.Observation().Provenance)
@@ -227,10 +214,7 @@ func (e *external) Update(ctx context.Context, mg mr, u api.User, m provenance.M
 
 func (e *external) Delete(ctx context.Context, _ mr, u api.User) error {
 	resp, err := e.c.CoreAPI.CoreUsersDestroy(ctx, u.Pk).Execute()
-	if err != nil && !authentik.IsNotFound(resp) {
-		return errors.Wrapf(authentik.AsError(err, resp), errDelete, u.Username, u.Pk)
-	}
-	return nil
+	return authentik.IgnoreNotFound(authentik.Wrap(err, resp, errDelete, u.Username, u.Pk))
 }
 
 // readSecret records the password Secret's version once per reconcile, for Observe.
