@@ -9,11 +9,11 @@ import (
 	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
-	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
 )
 
 // providerKinds maps a provider's meta_model_name to our (cluster-scoped) kind for it and its
-// type name; shared.InScope names the namespaced kind for a namespaced Application.
+// type name. The engine looks a markerless provider's resource up in both scopes
+// (managedkind.Owners.ByExternalName), so a namespaced Application names the same kind.
 var providerKinds = map[string][2]string{
 	"authentik_providers_oauth2.oauth2provider": {clusterv1alpha1.OAuth2ProviderGroupKind.String(), "authentik OAuth2 provider"},
 	"authentik_providers_saml.samlprovider":     {clusterv1alpha1.SAMLProviderGroupKind.String(), "authentik SAML provider"},
@@ -26,7 +26,7 @@ var _ adoption.Cascader[mr, api.Application] = &External{}
 // the policy bindings on it (deleting the last one would open a restricted application to
 // everyone, were it kept) and its entitlements. Its provider is kept, detached, and is no
 // dependent: the provider itself does not change.
-func (e *External) Dependents(ctx context.Context, mg mr, a api.Application) ([]adoption.Dependent, error) {
+func (e *External) Dependents(ctx context.Context, _ mr, a api.Application) ([]adoption.Dependent, error) {
 	out := backchannelProviders(a)
 	bs, err := authentik.BindingsOnTarget(ctx, e.API, a.PbmUuid, "application "+strconv.Quote(a.Slug))
 	if err != nil {
@@ -36,7 +36,7 @@ func (e *External) Dependents(ctx context.Context, mg mr, a api.Application) ([]
 	if err != nil {
 		return nil, err
 	}
-	return shared.InScope(mg, append(append(out, bs...), es...)), nil
+	return append(append(out, bs...), es...), nil
 }
 
 // backchannelProviders describes the application's backchannel providers. Providers carry no

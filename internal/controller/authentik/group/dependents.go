@@ -7,7 +7,6 @@ import (
 
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
-	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
 )
 
 var _ adoption.Cascader[mr, api.Group] = &external{}
@@ -15,7 +14,7 @@ var _ adoption.Cascader[mr, api.Group] = &external{}
 // Dependents lists what deleting the group deletes or changes: the policy bindings of the
 // group (deleted), its child groups (they lose this parent and what they inherit from it) and
 // its memberships (taken off its members).
-func (e *external) Dependents(ctx context.Context, mg mr, g api.Group) ([]adoption.Dependent, error) {
+func (e *external) Dependents(ctx context.Context, _ mr, g api.Group) ([]adoption.Dependent, error) {
 	var out []adoption.Dependent
 	for _, list := range []func(context.Context, *api.APIClient, string, string) ([]adoption.Dependent, error){
 		authentik.BindingsOfGroup, authentik.ChildGroups, authentik.MembersOfGroup,
@@ -26,5 +25,5 @@ func (e *external) Dependents(ctx context.Context, mg mr, g api.Group) ([]adopti
 		}
 		out = append(out, ds...)
 	}
-	return shared.InScope(mg, out), nil
+	return out, nil
 }

@@ -11,7 +11,7 @@ import (
 // backchannel provider: authentik keeps them and detaches the provider, which changes them.
 // An application our resource is deleting only makes the deletion wait (the engine finds
 // that resource by the application's marker).
-func (d *ProviderDriver[MG, P, Req, Patch]) Dependents(ctx context.Context, mg MG, o Observed[P]) ([]adoption.Dependent, error) {
+func (d *ProviderDriver[MG, P, Req, Patch]) Dependents(ctx context.Context, _ MG, o Observed[P]) ([]adoption.Dependent, error) {
 	po := d.kind.Calls.object(&o.Provider)
 	var out []adoption.Dependent
 	for _, slug := range []string{po.GetAssignedApplicationSlug(), po.GetAssignedBackchannelApplicationSlug()} {
@@ -24,5 +24,5 @@ func (d *ProviderDriver[MG, P, Req, Patch]) Dependents(ctx context.Context, mg M
 		}
 		out = append(out, authentik.AssignedApplication(slug, m))
 	}
-	return InScope(mg, out), nil
+	return out, nil
 }
