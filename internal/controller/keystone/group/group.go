@@ -4,7 +4,6 @@ package group
 import (
 	"context"
 	"net/url"
-	"slices"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/gophercloud/gophercloud/v2"
@@ -12,7 +11,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
@@ -94,18 +92,13 @@ func (e *external) Find(ctx context.Context, mg mr) ([]group, error) {
 	fp := mg.Parameters()
 	domain := deref(fp.DomainID)
 	if domain == "" {
-		if meta.WasDeleted(mg) {
-			// A resource being deleted does not resolve its references, and without a domain
-			// nothing can be found: there is no object of this resource to delete.
-			return nil, nil
-		}
-		return nil, errors.Errorf(errNoDomain, fp.Name)
+		return keystone.Unresolved[group](mg, errors.Errorf(errNoDomain, fp.Name))
 	}
-	all, err := groups.List(ctx, e.sc, url.Values{"name": {fp.Name}, "domain_id": {domain}})
-	if err != nil {
-		return nil, err
-	}
-	return slices.DeleteFunc(all, func(g group) bool { return g.Name != fp.Name || g.DomainID != domain }), nil
+	return keystone.FindInDomain(ctx, e.sc, groups, keystone.NameInDomain{Name: fp.Name, DomainID: domain}, keyOf)
+}
+
+func keyOf(g group) keystone.NameInDomain {
+	return keystone.NameInDomain{Name: g.Name, DomainID: g.DomainID}
 }
 
 func (e *external) IsNotFound(err error) bool { return keystone.IsNotFound(err) }

@@ -16,7 +16,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
@@ -103,19 +102,13 @@ func (e *external) Find(ctx context.Context, mg mr) ([]project, error) {
 	fp := mg.Parameters()
 	domain := deref(fp.DomainID)
 	if domain == "" {
-		if meta.WasDeleted(mg) {
-			// A resource being deleted does not resolve its references, and without a domain
-			// nothing can be found: there is no object of this resource to delete.
-			return nil, nil
-		}
-		return nil, errors.Errorf(errNoDomain, fp.Name)
+		return keystone.Unresolved[project](mg, errors.Errorf(errNoDomain, fp.Name))
 	}
-	all, err := projects.List(ctx, e.sc, url.Values{"name": {fp.Name}, "domain_id": {domain}})
-	if err != nil {
-		return nil, err
-	}
-	// Keystone filters server-side; keep only exact matches in case a backend compares loosely.
-	return slices.DeleteFunc(all, func(p project) bool { return p.Name != fp.Name || p.DomainID != domain }), nil
+	return keystone.FindInDomain(ctx, e.sc, projects, keystone.NameInDomain{Name: fp.Name, DomainID: domain}, keyOf)
+}
+
+func keyOf(p project) keystone.NameInDomain {
+	return keystone.NameInDomain{Name: p.Name, DomainID: p.DomainID}
 }
 
 func (e *external) IsNotFound(err error) bool { return keystone.IsNotFound(err) }

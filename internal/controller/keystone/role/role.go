@@ -4,7 +4,6 @@ package role
 import (
 	"context"
 	"net/url"
-	"slices"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/gophercloud/gophercloud/v2"
@@ -12,7 +11,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
@@ -93,24 +91,16 @@ func (e *external) Get(ctx context.Context, _ mr, id string) (role, error) {
 // domain-specific: Keystone lists only global roles unless domain_id is given.
 func (e *external) Find(ctx context.Context, mg mr) ([]role, error) {
 	fp := mg.Parameters()
-	q := url.Values{"name": {fp.Name}}
 	domain := deref(fp.DomainID)
 	if domain == "" && (fp.DomainRef != nil || fp.DomainSelector != nil) {
-		if meta.WasDeleted(mg) {
-			// A resource being deleted does not resolve its references: without its domain, the
-			// role cannot be told from a global one of the same name, and there is nothing to delete.
-			return nil, nil
-		}
-		return nil, errors.Errorf(errNoDomain, fp.Name)
+		// Without its domain, the role cannot be told from a global one of the same name.
+		return keystone.Unresolved[role](mg, errors.Errorf(errNoDomain, fp.Name))
 	}
-	if domain != "" {
-		q.Set("domain_id", domain)
-	}
-	all, err := roles.List(ctx, e.sc, q)
-	if err != nil {
-		return nil, err
-	}
-	return slices.DeleteFunc(all, func(r role) bool { return r.Name != fp.Name || r.DomainID != domain }), nil
+	return keystone.FindInDomain(ctx, e.sc, roles, keystone.NameInDomain{Name: fp.Name, DomainID: domain}, keyOf)
+}
+
+func keyOf(r role) keystone.NameInDomain {
+	return keystone.NameInDomain{Name: r.Name, DomainID: r.DomainID}
 }
 
 func (e *external) IsNotFound(err error) bool { return keystone.IsNotFound(err) }

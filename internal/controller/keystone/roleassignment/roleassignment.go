@@ -27,7 +27,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
@@ -147,12 +146,7 @@ func (e *external) Get(ctx context.Context, _ mr, id string) (assignment, error)
 func (e *external) Find(ctx context.Context, mg mr) ([]assignment, error) {
 	a, err := desired(mg)
 	if err != nil {
-		if meta.WasDeleted(mg) {
-			// A resource being deleted resolves no references: what it cannot name it never
-			// made, and there is nothing to unassign.
-			return nil, nil
-		}
-		return nil, err
+		return keystone.Unresolved[assignment](mg, err)
 	}
 	err = e.check(ctx, a)
 	switch {

@@ -150,12 +150,7 @@ func (e *external) Get(ctx context.Context, mg mr, id string) (user, error) {
 func (e *external) Find(ctx context.Context, mg mr) ([]user, error) {
 	d := domainOf(mg)
 	if d == "" {
-		if meta.WasDeleted(mg) {
-			// A resource being deleted resolves no references, and without a domain nothing
-			// can be found: there is no user of this resource to delete.
-			return nil, nil
-		}
-		return nil, errors.New(errNoDomain)
+		return keystone.Unresolved[user](mg, errors.New(errNoDomain))
 	}
 	found, err := users.List(ctx, e.sc, url.Values{"name": {mg.Parameters().Name}, "domain_id": {d}})
 	if err != nil || len(found) == 0 {
