@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/gophercloud/gophercloud/v2"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -25,6 +24,7 @@ import (
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 	"github.com/crossplane-contrib/provider-identity/internal/usage"
 )
@@ -63,9 +63,17 @@ func SetupKind[MR adoption.Managed, C any, O any](mgr ctrl.Manager, o Options, k
 }
 
 // SetupKeystone is SetupKind for a Keystone kind, whose driver works over the ProviderConfig's
-// identity v3 service client: it fills in k.System and k.ClientFor.
-func SetupKeystone[MR adoption.Managed, O any](mgr ctrl.Manager, o Options, k Kind[MR, *gophercloud.ServiceClient, O]) error {
-	k.System, k.ClientFor = clients.Keystone, o.Keystone.Client
+// identity v3 service client as a keystone.API: it fills in k.System and k.ClientFor.
+func SetupKeystone[MR adoption.Managed, O any](mgr ctrl.Manager, o Options, k Kind[MR, keystone.API, O]) error {
+	k.System = clients.Keystone
+	k.ClientFor = func(ctx context.Context, kube client.Reader, pc *identityv1alpha1.ProviderConfig) (keystone.API, error) {
+		sc, err := o.Keystone.Client(ctx, kube, pc)
+		if err != nil {
+			// Never a nil *ServiceClient inside a non-nil API.
+			return nil, err
+		}
+		return sc, nil
+	}
 	return SetupKind(mgr, o, k)
 }
 

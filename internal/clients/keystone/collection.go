@@ -29,7 +29,7 @@ type Collection[T any] struct {
 }
 
 // Get reads one object.
-func (c Collection[T]) Get(ctx context.Context, sc *gophercloud.ServiceClient, id string) (T, error) {
+func (c Collection[T]) Get(ctx context.Context, sc API, id string) (T, error) {
 	var out map[string]T
 	_, err := sc.Get(ctx, sc.ServiceURL(c.Path, id), &out, nil)
 	return out[c.Singular], err
@@ -40,7 +40,7 @@ func (c Collection[T]) Get(ctx context.Context, sc *gophercloud.ServiceClient, i
 // page. A list that Keystone cut short under its list_limit (`"truncated": true` with no next
 // page) returns what it holds and a *TruncatedError: a lookup or a deletion check must never
 // decide from a list it cannot see whole.
-func (c Collection[T]) List(ctx context.Context, sc *gophercloud.ServiceClient, q url.Values) ([]T, error) {
+func (c Collection[T]) List(ctx context.Context, sc API, q url.Values) ([]T, error) {
 	next := sc.ServiceURL(c.Path)
 	if len(q) > 0 {
 		next += "?" + q.Encode()
@@ -91,27 +91,27 @@ func IsTruncated(err error) bool {
 }
 
 // Create posts a new object and returns it as Keystone stored it.
-func (c Collection[T]) Create(ctx context.Context, sc *gophercloud.ServiceClient, body any) (T, error) {
+func (c Collection[T]) Create(ctx context.Context, sc API, body any) (T, error) {
 	var out map[string]T
 	_, err := sc.Post(ctx, sc.ServiceURL(c.Path), map[string]any{c.Singular: body}, &out, &gophercloud.RequestOpts{OkCodes: []int{http.StatusCreated}})
 	return out[c.Singular], err
 }
 
 // Put creates an object under an ID the caller chooses (federation objects).
-func (c Collection[T]) Put(ctx context.Context, sc *gophercloud.ServiceClient, id string, body any) (T, error) {
+func (c Collection[T]) Put(ctx context.Context, sc API, id string, body any) (T, error) {
 	var out map[string]T
 	_, err := sc.Put(ctx, sc.ServiceURL(c.Path, id), map[string]any{c.Singular: body}, &out, &gophercloud.RequestOpts{OkCodes: []int{http.StatusCreated}})
 	return out[c.Singular], err
 }
 
 // Update patches the given fields of an object.
-func (c Collection[T]) Update(ctx context.Context, sc *gophercloud.ServiceClient, id string, patch any) error {
+func (c Collection[T]) Update(ctx context.Context, sc API, id string, patch any) error {
 	_, err := sc.Patch(ctx, sc.ServiceURL(c.Path, id), map[string]any{c.Singular: patch}, nil, &gophercloud.RequestOpts{OkCodes: []int{http.StatusOK}})
 	return err
 }
 
 // Delete deletes an object.
-func (c Collection[T]) Delete(ctx context.Context, sc *gophercloud.ServiceClient, id string) error {
+func (c Collection[T]) Delete(ctx context.Context, sc API, id string) error {
 	_, err := sc.Delete(ctx, sc.ServiceURL(c.Path, id), nil)
 	return err
 }

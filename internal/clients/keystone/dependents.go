@@ -6,8 +6,6 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/gophercloud/gophercloud/v2"
-
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
@@ -62,29 +60,29 @@ const (
 
 // ProjectsInDomain lists every project of a domain, nested ones included (they share its
 // domain_id).
-func ProjectsInDomain(ctx context.Context, sc *gophercloud.ServiceClient, domainID string) ([]adoption.Dependent, error) {
+func ProjectsInDomain(ctx context.Context, sc API, domainID string) ([]adoption.Dependent, error) {
 	return namedDependents(ctx, sc, dependentProjects, url.Values{"domain_id": {domainID}}, typeProject, v1alpha1.ProjectGroupKind.String())
 }
 
 // ChildProjects lists the projects whose parent is the given project.
-func ChildProjects(ctx context.Context, sc *gophercloud.ServiceClient, projectID string) ([]adoption.Dependent, error) {
+func ChildProjects(ctx context.Context, sc API, projectID string) ([]adoption.Dependent, error) {
 	return namedDependents(ctx, sc, dependentProjects, url.Values{"parent_id": {projectID}}, typeProject, v1alpha1.ProjectGroupKind.String())
 }
 
 // UsersInDomain lists the users of a domain that a delete would take with it (for a domain
 // with an LDAP configuration, the directory's users: callers check the configuration first).
-func UsersInDomain(ctx context.Context, sc *gophercloud.ServiceClient, domainID string) ([]adoption.Dependent, error) {
+func UsersInDomain(ctx context.Context, sc API, domainID string) ([]adoption.Dependent, error) {
 	return userDependents(ctx, sc, url.Values{"domain_id": {domainID}})
 }
 
 // GroupsInDomain lists the groups of a domain.
-func GroupsInDomain(ctx context.Context, sc *gophercloud.ServiceClient, domainID string) ([]adoption.Dependent, error) {
+func GroupsInDomain(ctx context.Context, sc API, domainID string) ([]adoption.Dependent, error) {
 	return namedDependents(ctx, sc, dependentGroups, url.Values{"domain_id": {domainID}}, typeGroup, v1alpha1.GroupGroupKind.String())
 }
 
 // FederatedUsers lists what deleting an identity provider takes along with the federated
 // identities of its users.
-func FederatedUsers(ctx context.Context, sc *gophercloud.ServiceClient, idpID string) ([]adoption.Dependent, error) {
+func FederatedUsers(ctx context.Context, sc API, idpID string) ([]adoption.Dependent, error) {
 	return userDependents(ctx, sc, url.Values{"idp_id": {idpID}})
 }
 
@@ -92,7 +90,7 @@ func FederatedUsers(ctx context.Context, sc *gophercloud.ServiceClient, idpID st
 // directory or an identity provider holds: Keystone makes those by itself at a login, and
 // deleting one loses no account, only what was granted to it. For a shadow record, the role
 // assignments it holds are the dependents instead.
-func userDependents(ctx context.Context, sc *gophercloud.ServiceClient, q url.Values) ([]adoption.Dependent, error) {
+func userDependents(ctx context.Context, sc API, q url.Values) ([]adoption.Dependent, error) {
 	users, err := namedDependents(ctx, sc, dependentUsers, q, typeUser, v1alpha1.UserGroupKind.String())
 	if err != nil {
 		return nil, err
@@ -129,7 +127,7 @@ func IsShadowUserID(id string) bool {
 	return true
 }
 
-func namedDependents(ctx context.Context, sc *gophercloud.ServiceClient, c Collection[namedObject], q url.Values, typ, kind string) ([]adoption.Dependent, error) {
+func namedDependents(ctx context.Context, sc API, c Collection[namedObject], q url.Values, typ, kind string) ([]adoption.Dependent, error) {
 	objs, err := c.List(ctx, sc, q)
 	if err != nil && !IsTruncated(err) {
 		return nil, err
@@ -154,7 +152,7 @@ func withTruncation(ds []adoption.Dependent, err error, typ string) []adoption.D
 }
 
 // DomainConfigOf returns the domain's configuration, if it has one.
-func DomainConfigOf(ctx context.Context, sc *gophercloud.ServiceClient, domainID string) ([]adoption.Dependent, error) {
+func DomainConfigOf(ctx context.Context, sc API, domainID string) ([]adoption.Dependent, error) {
 	_, err := GetDomainConfig(ctx, sc, domainID)
 	if IsNotFound(err) {
 		return nil, nil
@@ -170,7 +168,7 @@ func DomainConfigOf(ctx context.Context, sc *gophercloud.ServiceClient, domainID
 
 // IdentityProvidersInDomain lists the identity providers whose users live in the domain;
 // Keystone deletes them with it. Keystone cannot filter identity providers by domain.
-func IdentityProvidersInDomain(ctx context.Context, sc *gophercloud.ServiceClient, domainID string) ([]adoption.Dependent, error) {
+func IdentityProvidersInDomain(ctx context.Context, sc API, domainID string) ([]adoption.Dependent, error) {
 	idps, err := ListIdentityProviders(ctx, sc, nil)
 	if err != nil && !IsTruncated(err) {
 		return nil, err
@@ -191,7 +189,7 @@ func IdentityProvidersInDomain(ctx context.Context, sc *gophercloud.ServiceClien
 }
 
 // ProtocolsOf lists an identity provider's protocols.
-func ProtocolsOf(ctx context.Context, sc *gophercloud.ServiceClient, idpID string) ([]adoption.Dependent, error) {
+func ProtocolsOf(ctx context.Context, sc API, idpID string) ([]adoption.Dependent, error) {
 	ps, err := ListProtocols(ctx, sc, idpID)
 	if err != nil && !IsTruncated(err) {
 		return nil, err
@@ -230,7 +228,7 @@ var roleAssignments = Collection[roleAssignment]{Path: "role_assignments", Plura
 // Assignments lists role assignments with Keystone's filters, for example role.id,
 // group.id, user.id, scope.project.id or scope.domain.id. Direct assignments only: those are
 // the rows a delete removes.
-func Assignments(ctx context.Context, sc *gophercloud.ServiceClient, filter url.Values) ([]adoption.Dependent, error) {
+func Assignments(ctx context.Context, sc API, filter url.Values) ([]adoption.Dependent, error) {
 	q := url.Values{"include_names": {"true"}}
 	for k, v := range filter {
 		q[k] = v
@@ -289,7 +287,7 @@ func nameOr(r ref) string {
 }
 
 // GroupsOfUser lists the memberships of a user; a user's deletion removes them.
-func GroupsOfUser(ctx context.Context, sc *gophercloud.ServiceClient, userID, userName string) ([]adoption.Dependent, error) {
+func GroupsOfUser(ctx context.Context, sc API, userID, userName string) ([]adoption.Dependent, error) {
 	gs, err := Collection[namedObject]{Path: "users/" + url.PathEscape(userID) + "/groups", Plural: "groups"}.List(ctx, sc, nil)
 	return memberships(gs, err, func(g namedObject) (string, string) {
 		return userID + "@" + g.ID, "user " + userName + " in group " + g.Name
@@ -297,7 +295,7 @@ func GroupsOfUser(ctx context.Context, sc *gophercloud.ServiceClient, userID, us
 }
 
 // MembersOfGroup lists the memberships in a group; a group's deletion removes them.
-func MembersOfGroup(ctx context.Context, sc *gophercloud.ServiceClient, groupID, groupName string) ([]adoption.Dependent, error) {
+func MembersOfGroup(ctx context.Context, sc API, groupID, groupName string) ([]adoption.Dependent, error) {
 	us, err := Collection[namedObject]{Path: "groups/" + url.PathEscape(groupID) + "/users", Plural: "users"}.List(ctx, sc, nil)
 	return memberships(us, err, func(u namedObject) (string, string) {
 		return u.ID + "@" + groupID, "user " + u.Name + " in group " + groupName
@@ -318,7 +316,7 @@ func memberships(objs []namedObject, err error, describe func(namedObject) (id, 
 
 // ApplicationCredentialsOf lists a user's application credentials; Keystone deletes them with
 // the user.
-func ApplicationCredentialsOf(ctx context.Context, sc *gophercloud.ServiceClient, userID string) ([]adoption.Dependent, error) {
+func ApplicationCredentialsOf(ctx context.Context, sc API, userID string) ([]adoption.Dependent, error) {
 	cs, err := Collection[namedObject]{Path: "users/" + url.PathEscape(userID) + "/application_credentials", Plural: "application_credentials"}.List(ctx, sc, nil)
 	if err != nil && !IsTruncated(err) {
 		return nil, err
@@ -337,7 +335,7 @@ type limit struct {
 }
 
 // LimitsOf lists the unified limits set for a project; Keystone deletes them with it.
-func LimitsOf(ctx context.Context, sc *gophercloud.ServiceClient, projectID string) ([]adoption.Dependent, error) {
+func LimitsOf(ctx context.Context, sc API, projectID string) ([]adoption.Dependent, error) {
 	ls, err := Collection[limit]{Path: "limits", Plural: "limits"}.List(ctx, sc, url.Values{"project_id": {projectID}})
 	if err != nil && !IsTruncated(err) {
 		return nil, err
@@ -357,7 +355,7 @@ type inference struct {
 
 // ImpliedRoleRules lists the implied-role rules a role takes part in, as the prior role or as
 // the implied one: Keystone deletes both kinds with the role.
-func ImpliedRoleRules(ctx context.Context, sc *gophercloud.ServiceClient, roleID string) ([]adoption.Dependent, error) {
+func ImpliedRoleRules(ctx context.Context, sc API, roleID string) ([]adoption.Dependent, error) {
 	var out struct {
 		Inferences []inference `json:"role_inferences"`
 	}

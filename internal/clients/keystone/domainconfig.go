@@ -18,13 +18,13 @@ type domainConfigBody struct {
 	Config DomainConfig `json:"config"`
 }
 
-func domainConfigURL(sc *gophercloud.ServiceClient, domainID string) string {
+func domainConfigURL(sc API, domainID string) string {
 	return sc.ServiceURL("domains", url.PathEscape(domainID), "config")
 }
 
 // GetDomainConfig reads a domain's configuration. A domain without one answers 404, as does a
 // domain that does not exist.
-func GetDomainConfig(ctx context.Context, sc *gophercloud.ServiceClient, domainID string) (DomainConfig, error) {
+func GetDomainConfig(ctx context.Context, sc API, domainID string) (DomainConfig, error) {
 	var out domainConfigBody
 	_, err := sc.Get(ctx, domainConfigURL(sc, domainID), &out, nil)
 	return out.Config, err
@@ -32,7 +32,7 @@ func GetDomainConfig(ctx context.Context, sc *gophercloud.ServiceClient, domainI
 
 // PutDomainConfig creates (201) or replaces (200) a domain's whole configuration: options not
 // in cfg are removed. created tells which happened.
-func PutDomainConfig(ctx context.Context, sc *gophercloud.ServiceClient, domainID string, cfg DomainConfig) (out DomainConfig, created bool, err error) {
+func PutDomainConfig(ctx context.Context, sc API, domainID string, cfg DomainConfig) (out DomainConfig, created bool, err error) {
 	var body domainConfigBody
 	resp, err := sc.Put(ctx, domainConfigURL(sc, domainID), domainConfigBody{Config: cfg}, &body,
 		&gophercloud.RequestOpts{OkCodes: []int{http.StatusOK, http.StatusCreated}})
@@ -44,7 +44,7 @@ func PutDomainConfig(ctx context.Context, sc *gophercloud.ServiceClient, domainI
 
 // UpdateDomainConfig merges cfg into a domain's existing configuration (PATCH) and returns the
 // result. It fails with 404 when the domain has no configuration yet.
-func UpdateDomainConfig(ctx context.Context, sc *gophercloud.ServiceClient, domainID string, cfg DomainConfig) (DomainConfig, error) {
+func UpdateDomainConfig(ctx context.Context, sc API, domainID string, cfg DomainConfig) (DomainConfig, error) {
 	var body domainConfigBody
 	_, err := sc.Patch(ctx, domainConfigURL(sc, domainID), domainConfigBody{Config: cfg}, &body,
 		&gophercloud.RequestOpts{OkCodes: []int{http.StatusOK}})
@@ -53,7 +53,7 @@ func UpdateDomainConfig(ctx context.Context, sc *gophercloud.ServiceClient, doma
 
 // DeleteDomainConfig removes a domain's whole configuration: the domain falls back to the
 // default (SQL) identity driver.
-func DeleteDomainConfig(ctx context.Context, sc *gophercloud.ServiceClient, domainID string) error {
+func DeleteDomainConfig(ctx context.Context, sc API, domainID string) error {
 	_, err := sc.Delete(ctx, domainConfigURL(sc, domainID), nil)
 	return err
 }

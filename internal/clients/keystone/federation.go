@@ -50,23 +50,23 @@ var identityProviders = Collection[IdentityProvider]{
 }
 
 // GetIdentityProvider reads one identity provider.
-func GetIdentityProvider(ctx context.Context, sc *gophercloud.ServiceClient, id string) (IdentityProvider, error) {
+func GetIdentityProvider(ctx context.Context, sc API, id string) (IdentityProvider, error) {
 	return identityProviders.Get(ctx, sc, url.PathEscape(id))
 }
 
 // ListIdentityProviders lists identity providers; Keystone filters by id and enabled.
-func ListIdentityProviders(ctx context.Context, sc *gophercloud.ServiceClient, q url.Values) ([]IdentityProvider, error) {
+func ListIdentityProviders(ctx context.Context, sc API, q url.Values) ([]IdentityProvider, error) {
 	return identityProviders.List(ctx, sc, q)
 }
 
 // CreateIdentityProvider creates an identity provider under the given ID (PUT, 201). A second
 // create of the same ID is a 409: updates are UpdateIdentityProvider.
-func CreateIdentityProvider(ctx context.Context, sc *gophercloud.ServiceClient, id string, opts IdentityProviderOpts) (IdentityProvider, error) {
+func CreateIdentityProvider(ctx context.Context, sc API, id string, opts IdentityProviderOpts) (IdentityProvider, error) {
 	return identityProviders.Put(ctx, sc, url.PathEscape(id), opts)
 }
 
 // UpdateIdentityProvider patches the fields set in opts and returns the identity provider.
-func UpdateIdentityProvider(ctx context.Context, sc *gophercloud.ServiceClient, id string, opts IdentityProviderOpts) (IdentityProvider, error) {
+func UpdateIdentityProvider(ctx context.Context, sc API, id string, opts IdentityProviderOpts) (IdentityProvider, error) {
 	var out map[string]IdentityProvider
 	_, err := sc.Patch(ctx, sc.ServiceURL(identityProviders.Path, url.PathEscape(id)), map[string]any{identityProviders.Singular: opts}, &out,
 		&gophercloud.RequestOpts{OkCodes: []int{http.StatusOK}})
@@ -74,7 +74,7 @@ func UpdateIdentityProvider(ctx context.Context, sc *gophercloud.ServiceClient, 
 }
 
 // DeleteIdentityProvider deletes an identity provider; Keystone deletes its protocols with it.
-func DeleteIdentityProvider(ctx context.Context, sc *gophercloud.ServiceClient, id string) error {
+func DeleteIdentityProvider(ctx context.Context, sc API, id string) error {
 	return identityProviders.Delete(ctx, sc, url.PathEscape(id))
 }
 
@@ -102,19 +102,19 @@ func protocols(idp string) Collection[Protocol] {
 }
 
 // GetProtocol reads one protocol as GET returns it, that is without remote_id_attribute.
-func GetProtocol(ctx context.Context, sc *gophercloud.ServiceClient, idp, id string) (Protocol, error) {
+func GetProtocol(ctx context.Context, sc API, idp, id string) (Protocol, error) {
 	return protocols(idp).Get(ctx, sc, url.PathEscape(id))
 }
 
 // ListProtocols lists an identity provider's protocols, remote_id_attribute included. The list
 // of an identity provider that does not exist is empty, not a 404.
-func ListProtocols(ctx context.Context, sc *gophercloud.ServiceClient, idp string) ([]Protocol, error) {
+func ListProtocols(ctx context.Context, sc API, idp string) ([]Protocol, error) {
 	return protocols(idp).List(ctx, sc, nil)
 }
 
 // ReadProtocol reads one protocol completely, from the list, in one request. A protocol that
 // is not listed (or whose identity provider does not exist) is a 404 error, as from GET.
-func ReadProtocol(ctx context.Context, sc *gophercloud.ServiceClient, idp, id string) (Protocol, error) {
+func ReadProtocol(ctx context.Context, sc API, idp, id string) (Protocol, error) {
 	all, err := ListProtocols(ctx, sc, idp)
 	if err != nil {
 		return Protocol{}, err
@@ -133,12 +133,12 @@ func ReadProtocol(ctx context.Context, sc *gophercloud.ServiceClient, idp, id st
 
 // CreateProtocol creates a protocol of an identity provider (PUT, 201; a second create is 409).
 // An unknown mapping is a 400.
-func CreateProtocol(ctx context.Context, sc *gophercloud.ServiceClient, idp, id string, opts ProtocolOpts) (Protocol, error) {
+func CreateProtocol(ctx context.Context, sc API, idp, id string, opts ProtocolOpts) (Protocol, error) {
 	return protocols(idp).Put(ctx, sc, url.PathEscape(id), opts)
 }
 
 // UpdateProtocol patches a protocol and returns it (without remote_id_attribute, like GET).
-func UpdateProtocol(ctx context.Context, sc *gophercloud.ServiceClient, idp, id string, opts ProtocolOpts) (Protocol, error) {
+func UpdateProtocol(ctx context.Context, sc API, idp, id string, opts ProtocolOpts) (Protocol, error) {
 	c := protocols(idp)
 	var out map[string]Protocol
 	_, err := sc.Patch(ctx, sc.ServiceURL(c.Path, url.PathEscape(id)), map[string]any{c.Singular: opts}, &out,
@@ -147,6 +147,6 @@ func UpdateProtocol(ctx context.Context, sc *gophercloud.ServiceClient, idp, id 
 }
 
 // DeleteProtocol deletes a protocol.
-func DeleteProtocol(ctx context.Context, sc *gophercloud.ServiceClient, idp, id string) error {
+func DeleteProtocol(ctx context.Context, sc API, idp, id string) error {
 	return protocols(idp).Delete(ctx, sc, url.PathEscape(id))
 }

@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"slices"
 
-	"github.com/gophercloud/gophercloud/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
@@ -22,7 +21,7 @@ type NameInDomain struct {
 // global objects when it is ""). Keystone filters server-side; only exact matches are kept,
 // in case a backend compares loosely, so a lookup never binds another object. keyOf returns an
 // object's key.
-func FindInDomain[T any](ctx context.Context, sc *gophercloud.ServiceClient, c Collection[T], key NameInDomain, keyOf func(T) NameInDomain) ([]T, error) {
+func FindInDomain[T any](ctx context.Context, sc API, c Collection[T], key NameInDomain, keyOf func(T) NameInDomain) ([]T, error) {
 	q := url.Values{"name": {key.Name}}
 	if key.DomainID != "" {
 		q.Set("domain_id", key.DomainID)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/gophercloud/gophercloud/v2"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -85,9 +84,9 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
 	kube := mgr.GetClient()
-	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, *gophercloud.ServiceClient, config]{
+	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, keystone.API, config]{
 		GVK: gvk, Object: obj,
-		NewDriver: func(sc *gophercloud.ServiceClient) adoption.Driver[mr, config] { return &external{sc: sc, kube: kube} },
+		NewDriver: func(sc keystone.API) adoption.Driver[mr, config] { return &external{sc: sc, kube: kube} },
 		Extra: []managed.ReconcilerOption{managedkind.MarksUsed(mgr, v1alpha1.DomainConfigKind, usage.Target[mr]{
 			NewList: domains[gvk],
 			Used: func(mg mr) (string, string) {
@@ -115,7 +114,7 @@ type bind struct {
 // external drives domain configurations for the adoption engine. One is made per reconcile,
 // so it reads the bind Secret at most once.
 type external struct {
-	sc   *gophercloud.ServiceClient
+	sc   keystone.API
 	kube client.Client
 	bind *bind
 }

@@ -6,7 +6,6 @@ import (
 	"net/url"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/gophercloud/gophercloud/v2"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 
@@ -72,15 +71,15 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 }
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
-	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, *gophercloud.ServiceClient, group]{
+	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, keystone.API, group]{
 		GVK: gvk, Object: obj,
-		NewDriver: func(sc *gophercloud.ServiceClient) adoption.Driver[mr, group] { return &external{sc: sc} },
+		NewDriver: func(sc keystone.API) adoption.Driver[mr, group] { return &external{sc: sc} },
 	})
 }
 
 // external drives Keystone groups for the adoption engine.
 type external struct {
-	sc *gophercloud.ServiceClient
+	sc keystone.API
 }
 
 func (e *external) Get(ctx context.Context, _ mr, id string) (group, error) {

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/gophercloud/gophercloud/v2"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -61,9 +60,9 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 }
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
-	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, *gophercloud.ServiceClient, keystone.IdentityProvider]{
+	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, keystone.API, keystone.IdentityProvider]{
 		GVK: gvk, Object: obj,
-		NewDriver: func(sc *gophercloud.ServiceClient) adoption.Driver[mr, keystone.IdentityProvider] {
+		NewDriver: func(sc keystone.API) adoption.Driver[mr, keystone.IdentityProvider] {
 			return &external{sc: sc}
 		},
 		Extra: []managed.ReconcilerOption{managedkind.MarksUsed(mgr, v1alpha1.IdentityProviderKind, usage.Target[mr]{
@@ -86,7 +85,7 @@ func domains(gvk schema.GroupVersionKind) func() client.ObjectList {
 
 // external drives Keystone identity providers for the adoption engine.
 type external struct {
-	sc *gophercloud.ServiceClient
+	sc keystone.API
 }
 
 func (e *external) Get(ctx context.Context, _ mr, id string) (keystone.IdentityProvider, error) {

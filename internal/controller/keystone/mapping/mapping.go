@@ -21,6 +21,7 @@ import (
 	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -61,8 +62,10 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 }
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
-	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, *gophercloud.ServiceClient, federation.Mapping]{
-		GVK: gvk, Object: obj,
+	// The driver takes the concrete *gophercloud.ServiceClient rather than a keystone.API, since
+	// gophercloud's federation package wants one.
+	return managedkind.SetupKind(mgr, o, managedkind.Kind[mr, *gophercloud.ServiceClient, federation.Mapping]{
+		GVK: gvk, Object: obj, System: clients.Keystone, ClientFor: o.Keystone.Client,
 		NewDriver: func(sc *gophercloud.ServiceClient) adoption.Driver[mr, federation.Mapping] { return &external{sc: sc} },
 	})
 }

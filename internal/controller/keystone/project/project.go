@@ -82,15 +82,15 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 }
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
-	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, *gophercloud.ServiceClient, project]{
+	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, keystone.API, project]{
 		GVK: gvk, Object: obj,
-		NewDriver: func(sc *gophercloud.ServiceClient) adoption.Driver[mr, project] { return &external{sc: sc} },
+		NewDriver: func(sc keystone.API) adoption.Driver[mr, project] { return &external{sc: sc} },
 	})
 }
 
 // external drives Keystone projects for the adoption engine.
 type external struct {
-	sc *gophercloud.ServiceClient
+	sc keystone.API
 }
 
 func (e *external) Get(ctx context.Context, _ mr, id string) (project, error) {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/gophercloud/gophercloud/v2"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -62,9 +61,9 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
 	idps, mappings := usedLists(gvk)
-	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, *gophercloud.ServiceClient, keystone.Protocol]{
+	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, keystone.API, keystone.Protocol]{
 		GVK: gvk, Object: obj,
-		NewDriver: func(sc *gophercloud.ServiceClient) adoption.Driver[mr, keystone.Protocol] { return &external{sc: sc} },
+		NewDriver: func(sc keystone.API) adoption.Driver[mr, keystone.Protocol] { return &external{sc: sc} },
 		Extra: []managed.ReconcilerOption{managedkind.MarksUsed(mgr, v1alpha1.ProtocolKind,
 			usage.Target[mr]{
 				NewList: idps,
@@ -106,7 +105,7 @@ func parse(mg mr, ext string) (idp, id string) {
 
 // external drives Keystone protocols for the adoption engine.
 type external struct {
-	sc *gophercloud.ServiceClient
+	sc keystone.API
 }
 
 // Get reads the protocol from its identity provider's list, the only read that includes

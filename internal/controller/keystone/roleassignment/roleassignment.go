@@ -89,7 +89,7 @@ func parseKey(s string) (assignment, error) {
 }
 
 // url is the assignment's address in the identity API.
-func (a assignment) url(sc *gophercloud.ServiceClient) string {
+func (a assignment) url(sc keystone.API) string {
 	parts := []string{a.Target + "s", url.PathEscape(a.TargetID), a.Actor + "s", url.PathEscape(a.ActorID), "roles", url.PathEscape(a.RoleID)}
 	if a.Inherited {
 		return sc.ServiceURL(append(append([]string{"OS-INHERIT"}, parts...), "inherited_to_projects")...)
@@ -122,15 +122,15 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 }
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
-	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, *gophercloud.ServiceClient, assignment]{
+	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, keystone.API, assignment]{
 		GVK: gvk, Object: obj,
-		NewDriver: func(sc *gophercloud.ServiceClient) adoption.Driver[mr, assignment] { return &external{sc: sc} },
+		NewDriver: func(sc keystone.API) adoption.Driver[mr, assignment] { return &external{sc: sc} },
 	})
 }
 
 // external drives Keystone role assignments for the adoption engine.
 type external struct {
-	sc *gophercloud.ServiceClient
+	sc keystone.API
 }
 
 // Get checks that the assignment named by the external name exists: one HEAD.

@@ -123,15 +123,15 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
 	kube := mgr.GetClient()
-	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, *gophercloud.ServiceClient, user]{
+	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, keystone.API, user]{
 		GVK: gvk, Object: obj,
-		NewDriver: func(sc *gophercloud.ServiceClient) adoption.Driver[mr, user] { return &external{sc: sc, kube: kube} },
+		NewDriver: func(sc keystone.API) adoption.Driver[mr, user] { return &external{sc: sc, kube: kube} },
 	})
 }
 
 // external drives Keystone users for the adoption engine.
 type external struct {
-	sc *gophercloud.ServiceClient
+	sc keystone.API
 	// kube reads password Secrets, always through clients.ResourceSecrets: a namespaced User
 	// reads its own namespace only.
 	kube client.Reader
@@ -292,7 +292,7 @@ func (e *external) explain(ctx context.Context, err error, what, domainID string
 
 // ldapDomain reports whether a domain's own configuration selects the LDAP identity driver. A
 // domain without a configuration (404) or an unreadable one is not known to be LDAP.
-func ldapDomain(ctx context.Context, sc *gophercloud.ServiceClient, domainID string) bool {
+func ldapDomain(ctx context.Context, sc keystone.API, domainID string) bool {
 	var out struct {
 		Config map[string]any `json:"config"`
 	}
