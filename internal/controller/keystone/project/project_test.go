@@ -2,18 +2,25 @@ package project
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/gophercloud/gophercloud/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/test"
+
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	nsv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone/keystonetest"
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -161,62 +168,127 @@ func TestImmovable(t *testing.T) {
 	}
 }
 
-// fakeKeystone answers DELETE /v3/projects/{id} with status and lists children.
-func fakeKeystone(t *testing.T, status int, children string) *gophercloud.ServiceClient {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch {
-		case r.Method == http.MethodDelete && r.URL.Path == "/v3/projects/p1":
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(status)
-			if status >= 400 {
-				_, _ = w.Write([]byte(`{"error":{"code":403,"message":"Cannot delete the project p1 since it is not a leaf in the hierarchy.","title":"Forbidden"}}`))
-			}
-		case r.Method == http.MethodGet && r.URL.Path == "/v3/projects" && r.URL.Query().Get("parent_id") == "p1":
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write([]byte(`{"projects":` + children + `,"links":{}}`))
-		default:
-			t.Errorf("unexpected request %s %s", r.Method, r.URL)
-			w.WriteHeader(http.StatusTeapot)
-		}
-	}))
-	t.Cleanup(srv.Close)
-	return &gophercloud.ServiceClient{ProviderClient: &gophercloud.ProviderClient{HTTPClient: *srv.Client()}, Endpoint: srv.URL + "/v3/"}
-}
+var self = provenance.Marker{Installation: "i1", Resource: "Project.keystone.identity.crossplane.io/p", Origin: provenance.OriginCreated}
 
-func TestDelete(t *testing.T) {
+type op = keystonetest.Op[mr, project]
+
+func newDriver(a keystone.API) adoption.Driver[mr, project] { return &external{sc: a} }
+
+func find(mg mr) op              { return keystonetest.Find[mr, project](mg) }
+func create(mg mr) op            { return keystonetest.Create[mr, project](mg, self) }
+func update(mg mr, p project) op { return keystonetest.Update(mg, p, self) }
+func del(p project) op           { return keystonetest.Delete[mr, project](&v1alpha1.Project{}, p) }
+
+func TestCalls(t *testing.T) {
+	teamA := func() mr {
+		return &v1alpha1.Project{Spec: v1alpha1.ProjectSpec{ForProvider: v1alpha1.ProjectParameters{Name: "team-a", DomainID: ptr("d1"), Enabled: ptr(true)}}}
+	}
+	nsTeamA := func() mr {
+		return &nsv1alpha1.Project{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "p"},
+			Spec: nsv1alpha1.ProjectSpec{ForProvider: v1alpha1.ProjectParameters{Name: "team-a", DomainID: ptr("d1"), Enabled: ptr(true)}}}
+	}
+	p1 := project{ID: "p1", Name: "team-a", DomainID: "d1", ParentID: "d1", Enabled: true}
+	written := `{"project":{"name":"team-a","domain_id":"d1","enabled":true,"crossplane_provenance":"` + self.Encode() + `"}}`
+	boom := errors.New("connection reset by peer")
+	nonLeaf := keystonetest.Answer{Status: http.StatusForbidden, Body: `{"error": {"message": "Cannot delete the project p1 since it is not a leaf in the hierarchy."}}`}
+	children := func(list string) map[string]keystonetest.Answer {
+		return map[string]keystonetest.Answer{"DELETE projects/p1": nonLeaf, "GET projects?parent_id=p1": {Body: `{"projects": ` + list + `}`}}
+	}
 	cases := map[string]struct {
-		status   int
-		children string
-		want     []string
+		answers map[string]keystonetest.Answer
+		call    op
+		want    keystonetest.Result
 	}{
-		"Leaf":     {status: http.StatusNoContent, children: `[]`},
-		"NotFound": {status: http.StatusNotFound, children: `[]`},
-		"NonLeaf": {status: http.StatusForbidden, children: `[{"id":"c1","name":"child-1"},{"id":"c2","name":"child-2"}]`,
-			want: []string{`cannot delete Keystone project "team-a" (ID p1)`, `child projects "child-1" (ID c1), "child-2" (ID c2)`, "Delete the children first"}},
-		"ManyChildren": {status: http.StatusForbidden,
-			children: `[{"id":"1","name":"a"},{"id":"2","name":"b"},{"id":"3","name":"c"},{"id":"4","name":"d"},{"id":"5","name":"e"},{"id":"6","name":"f"},{"id":"7","name":"g"}]`,
-			want:     []string{`"e" (ID 5), and 2 more`}},
-		"ForbiddenForAnotherReason": {status: http.StatusForbidden, children: `[]`,
-			want: []string{`cannot delete Keystone project "team-a" (ID p1)`, "Forbidden (403)"}},
+		"FindKeepsExactMatchesInTheDomain": {
+			answers: map[string]keystonetest.Answer{"GET projects?domain_id=d1&name=team-a": {Body: `{"projects": [
+				{"id": "p1", "name": "team-a", "domain_id": "d1"}, {"id": "p2", "name": "Team-A", "domain_id": "d1"}]}`}},
+			call: find(teamA()),
+			want: keystonetest.Result{Value: []string{"p1"}, Calls: []string{"GET projects?domain_id=d1&name=team-a"}},
+		},
+		"FindFails": {
+			answers: map[string]keystonetest.Answer{"GET projects?domain_id=d1&name=team-a": {Err: boom}},
+			call:    find(teamA()),
+			want:    keystonetest.Result{Value: []string(nil), Err: boom, Calls: []string{"GET projects?domain_id=d1&name=team-a"}},
+		},
+		"CreateSendsTheSpecAndTheMarker": {
+			answers: map[string]keystonetest.Answer{"POST projects": {Status: http.StatusCreated, Body: `{"project": {"id": "p1"}}`}},
+			call:    create(teamA()),
+			want:    keystonetest.Result{Value: "p1", Calls: []string{"POST projects " + written}},
+		},
+		"NamespacedCreateSendsTheSameBody": {
+			answers: map[string]keystonetest.Answer{"POST projects": {Status: http.StatusCreated, Body: `{"project": {"id": "p1"}}`}},
+			call:    create(nsTeamA()),
+			want:    keystonetest.Result{Value: "p1", Calls: []string{"POST projects " + written}},
+		},
+		"NamespacedFindKeepsExactMatchesInTheDomain": {
+			answers: map[string]keystonetest.Answer{"GET projects?domain_id=d1&name=team-a": {Body: `{"projects": [
+				{"id": "p1", "name": "team-a", "domain_id": "d1"}, {"id": "p2", "name": "team-a", "domain_id": "d2"}]}`}},
+			call: find(nsTeamA()),
+			want: keystonetest.Result{Value: []string{"p1"}, Calls: []string{"GET projects?domain_id=d1&name=team-a"}},
+		},
+		"CreateRefused": {
+			answers: map[string]keystonetest.Answer{"POST projects": keystonetest.Conflict},
+			call:    create(teamA()),
+			want: keystonetest.Result{Value: "", Calls: []string{"POST projects " + written},
+				Err: keystone.Wrap(keystonetest.Conflict.Failure("POST", "projects"), errCreate, "team-a")},
+		},
+		"UpdateNeverSendsTheDomain": {
+			answers: map[string]keystonetest.Answer{"PATCH projects/p1": {}},
+			call:    update(teamA(), p1),
+			want:    keystonetest.Result{Calls: []string{`PATCH projects/p1 {"project":{"name":"team-a","enabled":true,"crossplane_provenance":"` + self.Encode() + `"}}`}},
+		},
+		"UpdateFails": {
+			answers: map[string]keystonetest.Answer{"PATCH projects/p1": keystonetest.ServerError},
+			call:    update(teamA(), p1),
+			want: keystonetest.Result{Calls: []string{`PATCH projects/p1 {"project":{"name":"team-a","enabled":true,"crossplane_provenance":"` + self.Encode() + `"}}`},
+				Err: keystone.Wrap(keystonetest.ServerError.Failure("PATCH", "projects/p1"), errUpdate, "team-a", "p1")},
+		},
+		"DeleteLeaf": {
+			answers: map[string]keystonetest.Answer{"DELETE projects/p1": {Status: http.StatusNoContent}},
+			call:    del(p1),
+			want:    keystonetest.Result{Calls: []string{"DELETE projects/p1"}},
+		},
+		"DeleteGone": {
+			answers: map[string]keystonetest.Answer{"DELETE projects/p1": keystonetest.NotFound},
+			call:    del(p1),
+			want:    keystonetest.Result{Calls: []string{"DELETE projects/p1"}},
+		},
+		"DeleteNonLeafNamesTheChildren": {
+			answers: children(`[{"id": "c1", "name": "child-1"}, {"id": "c2", "name": "child-2"}]`),
+			call:    del(p1),
+			want: keystonetest.Result{Calls: []string{"DELETE projects/p1", "GET projects?parent_id=p1"},
+				Err: fmt.Errorf(errNonLeaf, "team-a", "p1", `"child-1" (ID c1), "child-2" (ID c2)`)},
+		},
+		"DeleteNonLeafNamesFiveChildren": {
+			answers: children(`[{"id": "1", "name": "a"}, {"id": "2", "name": "b"}, {"id": "3", "name": "c"}, {"id": "4", "name": "d"},
+				{"id": "5", "name": "e"}, {"id": "6", "name": "f"}, {"id": "7", "name": "g"}]`),
+			call: del(p1),
+			want: keystonetest.Result{Calls: []string{"DELETE projects/p1", "GET projects?parent_id=p1"},
+				Err: fmt.Errorf(errNonLeaf, "team-a", "p1", `"a" (ID 1), "b" (ID 2), "c" (ID 3), "d" (ID 4), "e" (ID 5), and 2 more`)},
+		},
+		"DeleteForbiddenForAnotherReason": {
+			answers: children(`[]`),
+			call:    del(p1),
+			want: keystonetest.Result{Calls: []string{"DELETE projects/p1", "GET projects?parent_id=p1"},
+				Err: keystone.Wrap(nonLeaf.Failure("DELETE", "projects/p1"), errDelete, "team-a", "p1")},
+		},
+		"DeleteForbiddenAndChildrenUnlisted": {
+			answers: map[string]keystonetest.Answer{"DELETE projects/p1": nonLeaf, "GET projects?parent_id=p1": {Err: boom}},
+			call:    del(p1),
+			want: keystonetest.Result{Calls: []string{"DELETE projects/p1", "GET projects?parent_id=p1"},
+				Err: fmt.Errorf(errListChild, "team-a", "p1", keystone.Describe(nonLeaf.Failure("DELETE", "projects/p1")), boom)},
+		},
+		"DeleteFails": {
+			answers: map[string]keystonetest.Answer{"DELETE projects/p1": {Err: boom}},
+			call:    del(p1),
+			want:    keystonetest.Result{Calls: []string{"DELETE projects/p1"}, Err: keystone.Wrap(boom, errDelete, "team-a", "p1")},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			e := &external{sc: fakeKeystone(t, tc.status, tc.children)}
-			err := e.Delete(context.Background(), &v1alpha1.Project{}, project{ID: "p1", Name: "team-a"})
-			if len(tc.want) == 0 {
-				if err != nil {
-					t.Fatalf("unexpected error: %v", err)
-				}
-				return
-			}
-			if err == nil {
-				t.Fatal("expected an error")
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q does not contain %q", err, w)
-				}
+			got := keystonetest.Run(tc.answers, newDriver, tc.call)
+			if diff := cmp.Diff(tc.want, got, test.EquateErrors()); diff != "" {
+				t.Errorf("-want +got:\n%s", diff)
 			}
 		})
 	}
