@@ -15,7 +15,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	xpevent "github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
@@ -53,7 +52,7 @@ func SetupKind[MR adoption.Managed, C any, O any](mgr ctrl.Manager, o Options, k
 	gk := k.GVK.GroupKind().String()
 	c := NewConnector(ConnectorOptions[MR, C, O]{
 		Kube:          mgr.GetClient(),
-		Recorder:      xpevent.NewAPIRecorder(mgr.GetEventRecorderFor(managed.ControllerName(gk))), //nolint:staticcheck // SA1019: crossplane-runtime's event.NewAPIRecorder takes the old record.EventRecorder
+		Recorder:      Recorder(mgr, managed.ControllerName(gk)),
 		Installations: o.Installations,
 		GroupKind:     gk,
 		Kind:          k,
@@ -106,7 +105,7 @@ func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVer
 		managed.WithCreationGracePeriod(0),
 		managed.WithReferenceResolver(NewPolicyAwareResolver(mgr.GetClient(), gvk.GroupKind().String(), o.Waker)),
 		managed.WithLogger(o.Logger.WithValues("controller", name)),
-		managed.WithRecorder(xpevent.NewAPIRecorder(mgr.GetEventRecorderFor(name))), //nolint:staticcheck // SA1019: crossplane-runtime's event.NewAPIRecorder takes the old record.EventRecorder
+		managed.WithRecorder(Recorder(mgr, name)),
 		managed.WithPollInterval(o.PollInterval),
 	}
 	opts = append(opts, o.reconcilerOptions()...)

@@ -299,9 +299,13 @@ func isUUID(s string) bool {
 			if c != '-' {
 				return false
 			}
-		case !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'):
+		case !isHex(c):
 			return false
 		}
 	}
 	return true
+}
+
+func isHex(c rune) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }

@@ -114,7 +114,7 @@ var providerKind = &shared.ProviderKind[mr, api.OAuth2Provider, api.OAuth2Provid
 
 // status records the provider in status.atProvider.
 func status(c shared.Client, mg mr, pr api.OAuth2Provider, p identityv1alpha1.Provenance) {
-	grants := []string{}
+	grants := make([]string, 0, len(pr.GrantTypes))
 	for _, g := range pr.GrantTypes {
 		grants = append(grants, string(g))
 	}

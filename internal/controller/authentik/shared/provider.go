@@ -40,11 +40,11 @@ func (c Client) AppMarker(ctx context.Context, provider, slug string) (*provenan
 		}
 		return nil, err
 	}
-	_, m, found, perr := provenance.ExtractFromText(a.GetMetaDescription())
-	if !found || perr != nil {
-		return nil, nil
+	// A description whose marker does not parse carries none, as everywhere else.
+	if _, m, found, perr := provenance.ExtractFromText(a.GetMetaDescription()); found && perr == nil {
+		return &m, nil
 	}
-	return &m, nil
+	return nil, nil
 }
 
 // DescribeProvider presents a provider to the adoption engine.
