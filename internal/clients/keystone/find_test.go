@@ -46,7 +46,7 @@ func TestFindInDomain(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ids := []string{}
+			ids := make([]string, 0, len(got))
 			for _, r := range got {
 				ids = append(ids, r.ID)
 			}

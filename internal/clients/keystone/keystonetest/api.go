@@ -13,11 +13,11 @@ import (
 
 	"github.com/gophercloud/gophercloud/v2"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
-
-	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 )
 
 // Endpoint is the identity endpoint the fake's URLs start with.
@@ -160,9 +160,12 @@ func Run[MR adoption.Managed, O any](answers map[string]Answer, newDriver func(k
 // Find returns the IDs of the objects Find found.
 func Find[MR adoption.Managed, O any](mg MR) Op[MR, O] {
 	return func(ctx context.Context, d adoption.Driver[MR, O]) (any, error) {
-		os, err := d.Find(ctx, mg)
-		var ids []string
-		for _, o := range os {
+		found, err := d.Find(ctx, mg)
+		var ids []string // nil when nothing was found, as the tables write it
+		if len(found) > 0 {
+			ids = make([]string, 0, len(found))
+		}
+		for _, o := range found {
 			ids = append(ids, d.Describe(o).ID)
 		}
 		return ids, err

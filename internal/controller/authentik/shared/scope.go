@@ -9,7 +9,7 @@ import (
 // Secret of its own namespace, through methods of different types.
 func WritesConnectionSecret(mg resource.Managed) bool {
 	switch r := mg.(type) {
-	case resource.LegacyManaged:
+	case resource.LegacyManaged: //nolint:staticcheck // SA1019: the legacy cluster-scoped kinds are kept on purpose (ADR 0005)
 		return r.GetWriteConnectionSecretToReference() != nil
 	case resource.ModernManaged:
 		return r.GetWriteConnectionSecretToReference() != nil
