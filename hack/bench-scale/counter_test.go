@@ -30,7 +30,7 @@ func TestCountingHandler(t *testing.T) {
 	srv := httptest.NewServer(countingHandler(backend, c))
 	defer srv.Close()
 	send := func(method, path string) {
-		req, err := http.NewRequest(method, srv.URL+path, nil)
+		req, err := http.NewRequestWithContext(t.Context(), method, srv.URL+path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +112,7 @@ func TestProxyCancelled(t *testing.T) {
 			}
 			c := newCounter()
 			c.setPhase("p")
-			addr, stop, err := startProxy(u, c)
+			addr, stop, err := startProxy(t.Context(), u, c)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -21,9 +22,10 @@ type floorResult struct {
 // runFloor runs ksfloor's workload phase (and only it: -c "" skips the projects-only phases,
 // which no ratio uses) with 10 clients against Keystone directly, under its own name prefix so
 // that its objects never meet the provider's. Its output goes to log as it comes.
-func runFloor(bin, keystoneBase, password string, n int, prefix string, log io.Writer) (floorResult, error) {
+func runFloor(ctx context.Context, bin, keystoneBase, password string, n int, prefix string, log io.Writer) (floorResult, error) {
 	var out bytes.Buffer
-	cmd := exec.Command(bin, "-url", keystoneBase, "-password", password, "-n", strconv.Itoa(n),
+	//nolint:gosec // G204: bin is the bench's own -ksfloor flag, its arguments the bench's settings
+	cmd := exec.CommandContext(ctx, bin, "-url", keystoneBase, "-password", password, "-n", strconv.Itoa(n),
 		"-c", "", "-workload-c", "10", "-prefix", prefix)
 	cmd.Stdout = io.MultiWriter(&out, log)
 	cmd.Stderr = log

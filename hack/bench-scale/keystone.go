@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -20,14 +22,14 @@ type keystoneAdmin struct {
 	hc    *http.Client
 }
 
-func newKeystoneAdmin(base, password string) (*keystoneAdmin, error) {
+func newKeystoneAdmin(ctx context.Context, base, password string) (*keystoneAdmin, error) {
 	k := &keystoneAdmin{base: strings.TrimSuffix(strings.TrimSuffix(base, "/"), "/v3"), hc: &http.Client{Timeout: 60 * time.Second}}
 	body := map[string]any{"auth": map[string]any{
 		"identity": map[string]any{"methods": []string{"password"}, "password": map[string]any{"user": map[string]any{
 			"name": "admin", "domain": map[string]any{"id": "default"}, "password": password}}},
 		"scope": map[string]any{"project": map[string]any{"name": "admin", "domain": map[string]any{"id": "default"}}},
 	}}
-	resp, _, err := k.do(http.MethodPost, "/v3/auth/tokens", body, http.StatusCreated)
+	resp, _, err := k.do(ctx, http.MethodPost, "/v3/auth/tokens", body, http.StatusCreated)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +38,7 @@ func newKeystoneAdmin(base, password string) (*keystoneAdmin, error) {
 }
 
 // do sends one request and decodes a JSON response into a map; any status but want is an error.
-func (k *keystoneAdmin) do(method, path string, body any, want int) (*http.Response, map[string]any, error) {
+func (k *keystoneAdmin) do(ctx context.Context, method, path string, body any, want int) (*http.Response, map[string]any, error) {
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
@@ -45,7 +47,7 @@ func (k *keystoneAdmin) do(method, path string, body any, want int) (*http.Respo
 		}
 		rd = bytes.NewReader(b)
 	}
-	req, err := http.NewRequest(method, k.base+path, rd)
+	req, err := http.NewRequestWithContext(ctx, method, k.base+path, rd)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -57,8 +59,10 @@ func (k *keystoneAdmin) do(method, path string, body any, want int) (*http.Respo
 	if err != nil {
 		return nil, nil, fmt.Errorf("keystone %s %s: %w", method, path, err)
 	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
+	raw, err := io.ReadAll(resp.Body)
+	if err = errors.Join(err, resp.Body.Close()); err != nil {
+		return nil, nil, fmt.Errorf("keystone %s %s: reading the response: %w", method, path, err)
+	}
 	if resp.StatusCode != want {
 		return resp, nil, fmt.Errorf("keystone %s %s: status %d, want %d: %s", method, path, resp.StatusCode, want, strings.TrimSpace(string(raw)))
 	}
@@ -72,8 +76,8 @@ func (k *keystoneAdmin) do(method, path string, body any, want int) (*http.Respo
 // pointCatalogAt makes every catalog endpoint the proxy's: the provider authenticates at its
 // authURL but then sends its requests to the identity endpoint of the token's catalog, which
 // would bypass the proxy. ksfloor and the bench use the base URL directly and never read it.
-func (k *keystoneAdmin) pointCatalogAt(proxy string) error {
-	_, m, err := k.do(http.MethodGet, "/v3/endpoints", nil, http.StatusOK)
+func (k *keystoneAdmin) pointCatalogAt(ctx context.Context, proxy string) error {
+	_, m, err := k.do(ctx, http.MethodGet, "/v3/endpoints", nil, http.StatusOK)
 	if err != nil {
 		return err
 	}
@@ -84,7 +88,7 @@ func (k *keystoneAdmin) pointCatalogAt(proxy string) error {
 	for _, e := range eps {
 		id, _ := e.(map[string]any)["id"].(string)
 		body := map[string]any{"endpoint": map[string]any{"url": proxy + "/v3/"}}
-		if _, _, err := k.do(http.MethodPatch, "/v3/endpoints/"+id, body, http.StatusOK); err != nil {
+		if _, _, err := k.do(ctx, http.MethodPatch, "/v3/endpoints/"+id, body, http.StatusOK); err != nil {
 			return err
 		}
 	}
@@ -92,8 +96,8 @@ func (k *keystoneAdmin) pointCatalogAt(proxy string) error {
 }
 
 // projectDescription reads a project's description.
-func (k *keystoneAdmin) projectDescription(id string) (string, error) {
-	_, m, err := k.do(http.MethodGet, "/v3/projects/"+id, nil, http.StatusOK)
+func (k *keystoneAdmin) projectDescription(ctx context.Context, id string) (string, error) {
+	_, m, err := k.do(ctx, http.MethodGet, "/v3/projects/"+id, nil, http.StatusOK)
 	if err != nil {
 		return "", err
 	}
@@ -102,17 +106,17 @@ func (k *keystoneAdmin) projectDescription(id string) (string, error) {
 	return d, nil
 }
 
-func (k *keystoneAdmin) setProjectDescription(id, desc string) error {
-	_, _, err := k.do(http.MethodPatch, "/v3/projects/"+id, map[string]any{"project": map[string]any{"description": desc}}, http.StatusOK)
+func (k *keystoneAdmin) setProjectDescription(ctx context.Context, id, desc string) error {
+	_, _, err := k.do(ctx, http.MethodPatch, "/v3/projects/"+id, map[string]any{"project": map[string]any{"description": desc}}, http.StatusOK)
 	return err
 }
 
 // leftovers lists the workload's objects still in Keystone: the domain by name, and every
 // project and group whose name has the prefix (in any domain, so that one created outside the
 // domain would show too).
-func (k *keystoneAdmin) leftovers(domainName, prefix string) ([]string, error) {
+func (k *keystoneAdmin) leftovers(ctx context.Context, domainName, prefix string) ([]string, error) {
 	var left []string
-	_, m, err := k.do(http.MethodGet, "/v3/domains?name="+url.QueryEscape(domainName), nil, http.StatusOK)
+	_, m, err := k.do(ctx, http.MethodGet, "/v3/domains?name="+url.QueryEscape(domainName), nil, http.StatusOK)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +124,7 @@ func (k *keystoneAdmin) leftovers(domainName, prefix string) ([]string, error) {
 		left = append(left, "domain "+domainName)
 	}
 	for _, coll := range []string{"projects", "groups"} {
-		_, m, err := k.do(http.MethodGet, "/v3/"+coll, nil, http.StatusOK)
+		_, m, err := k.do(ctx, http.MethodGet, "/v3/"+coll, nil, http.StatusOK)
 		if err != nil {
 			return nil, err
 		}

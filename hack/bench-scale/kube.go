@@ -45,8 +45,9 @@ func newKube(kubeconfig, kubectl, namespace string) (*kube, error) {
 }
 
 // run runs kubectl with args against the bench's API server; its output goes to the bench's log.
-func (k *kube) run(args ...string) error {
-	cmd := exec.Command(k.kubectl, append([]string{"--kubeconfig", k.kubeconfig}, args...)...)
+func (k *kube) run(ctx context.Context, args ...string) error {
+	//nolint:gosec // G204: kubectl is the bench's own -kubectl flag, args the bench's own commands
+	cmd := exec.CommandContext(ctx, k.kubectl, append([]string{"--kubeconfig", k.kubeconfig}, args...)...)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("kubectl %s: %w", strings.Join(args, " "), err)

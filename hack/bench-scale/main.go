@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 )
@@ -40,6 +41,15 @@ type options struct {
 }
 
 func main() {
+	if err := benchMain(); err != nil {
+		fmt.Fprintln(os.Stderr, "bench-scale:", err)
+		os.Exit(1)
+	}
+}
+
+// benchMain runs the benchmark with the flags given and prints its summary to stdout and to
+// summary.txt in -dir, also when the run stopped half-way; it returns why it stopped, if it did.
+func benchMain() error {
 	var o options
 	flag.IntVar(&o.N, "n", 50, "workload size N: 1 Domain, N Projects, N/2 Groups, N RoleAssignments")
 	flag.DurationVar(&o.Poll, "poll", 30*time.Second, "the provider's --poll (its only flag the bench sets besides loopback ports)")
@@ -62,145 +72,205 @@ func main() {
 	if err != nil {
 		r.Incomplete = err.Error()
 	}
-	r.write(os.Stdout)
+	if werr := r.write(os.Stdout); werr != nil {
+		err = errors.Join(err, fmt.Errorf("writing the summary to stdout: %w", werr))
+	}
 	if f, ferr := os.Create(filepath.Join(o.Dir, "summary.txt")); ferr == nil {
-		r.write(f)
-		_ = f.Close()
+		if werr := errors.Join(r.write(f), f.Close()); werr != nil {
+			err = errors.Join(err, fmt.Errorf("writing %s: %w", f.Name(), werr))
+		}
 	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bench-scale:", err)
-		os.Exit(1)
-	}
+	return err
+}
+
+// bench is one run's state, shared by its steps.
+type bench struct {
+	o        options
+	password string
+	log      *errWriter
+	w        workload
+	r        *result
+	ks       *keystoneAdmin
+	c        *counter
+	proxy    string
+	k        *kube
+	setup    string // the setup manifest: namespace, secret, ProviderConfig
+	manifest string // the workload's manifest
+	prov     *providerProc
+	ph       *phases
+	cleanups []func() // run in reverse order when the run ends
 }
 
 // run does the whole benchmark and returns what it measured, also when it stops half-way (r is
-// named: the deferred end of the last phase fills in r.Phases after a return).
+// named: the cleanup at the end of the last phase fills in r.Phases after a return).
 func run(ctx context.Context, o options, password string, log io.Writer) (r result, err error) {
 	w := workload{N: o.N, Namespace: "bench", Prefix: "bench"}
 	r = result{N: o.N, Resources: w.resources(), Kinds: w.kinds(), Poll: o.Poll, SteadyPhase: "steady"}
 	if password == "" || o.KeystoneURL == "" || o.Kubeconfig == "" || o.Provider == "" || o.KSFloor == "" {
 		return r, errors.New("KEYSTONE_ADMIN_PASSWORD, -keystone-url, -kubeconfig, -provider and -ksfloor are required (hack/bench-scale.sh sets them)")
 	}
-	ks, err := newKeystoneAdmin(o.KeystoneURL, password)
-	if err != nil {
-		return r, err
+	b := &bench{o: o, password: password, log: &errWriter{w: log}, w: w, r: &r}
+	defer func() {
+		b.cleanup()
+		if b.log.err != nil && err == nil {
+			err = fmt.Errorf("writing the progress log: %w", b.log.err)
+		}
+	}()
+	for _, step := range []func(context.Context) error{
+		b.floor, b.prepare, b.startup, b.apply, b.steady, b.drift, b.delete,
+	} {
+		if err := step(ctx); err != nil {
+			return r, err
+		}
 	}
+	return r, nil
+}
 
-	// The floor first, while nothing else talks to this fresh Keystone.
-	fmt.Fprintf(log, "bench-scale: ksfloor -n %d -workload-c 10 against %s\n", o.N, ks.base)
-	fl, err := runFloor(o.KSFloor, ks.base, password, o.N, "floor", log)
-	if err != nil {
-		return r, err
+func (b *bench) cleanup() {
+	for i := len(b.cleanups) - 1; i >= 0; i-- {
+		b.cleanups[i]()
 	}
-	r.FloorCreate, r.FloorDelete, r.FloorLine = fl.Create, fl.Delete, fl.Line
+}
 
-	target, err := url.Parse(ks.base)
+// floor runs ksfloor first, while nothing else talks to this fresh Keystone.
+func (b *bench) floor(ctx context.Context) error {
+	ks, err := newKeystoneAdmin(ctx, b.o.KeystoneURL, b.password)
 	if err != nil {
-		return r, err
+		return err
 	}
-	c := newCounter()
-	proxy, stopProxy, err := startProxy(target, c)
+	b.ks = ks
+	b.log.printf("bench-scale: ksfloor -n %d -workload-c 10 against %s\n", b.o.N, ks.base)
+	fl, err := runFloor(ctx, b.o.KSFloor, ks.base, b.password, b.o.N, "floor", b.log)
 	if err != nil {
-		return r, err
+		return err
 	}
-	defer stopProxy()
-	if err := ks.pointCatalogAt(proxy); err != nil {
-		return r, err
-	}
-	k, err := newKube(o.Kubeconfig, o.Kubectl, w.Namespace)
-	if err != nil {
-		return r, err
-	}
-	setup := filepath.Join(o.Dir, "setup.yaml")
-	manifest := filepath.Join(o.Dir, "workload.yaml")
-	if err := os.WriteFile(setup, []byte(w.setup(proxy+"/v3", password)), 0o600); err != nil {
-		return r, err
-	}
-	if err := os.WriteFile(manifest, []byte(w.manifest()), 0o600); err != nil {
-		return r, err
-	}
-	if err := k.run("apply", "-f", setup); err != nil {
-		return r, err
-	}
+	b.r.FloorCreate, b.r.FloorDelete, b.r.FloorLine = fl.Create, fl.Delete, fl.Line
+	return nil
+}
 
-	prov, err := startProvider(o.Provider, o.Kubeconfig, filepath.Join(o.Dir, "provider.log"), o.Poll)
+// prepare starts the counting proxy, points Keystone's catalog at it, and applies the setup
+// manifest (the workload's manifest is only written, for the apply phase).
+func (b *bench) prepare(ctx context.Context) error {
+	target, err := url.Parse(b.ks.base)
 	if err != nil {
-		return r, err
+		return err
 	}
-	defer prov.stop()
-	r.ProviderArgs = append(prov.args, "(every other flag at its default)")
-	ps := newProcSampler(prov.pid(), 250*time.Millisecond)
-	defer ps.close()
-	ph := &phases{c: c, ps: ps}
-	defer func() { ph.end(); r.Phases = ph.results() }()
+	b.c = newCounter()
+	proxy, stopProxy, err := startProxy(ctx, target, b.c)
+	if err != nil {
+		return err
+	}
+	b.proxy = proxy
+	b.cleanups = append(b.cleanups, stopProxy)
+	if err := b.ks.pointCatalogAt(ctx, proxy); err != nil {
+		return err
+	}
+	if b.k, err = newKube(b.o.Kubeconfig, b.o.Kubectl, b.w.Namespace); err != nil {
+		return err
+	}
+	b.setup = filepath.Join(b.o.Dir, "setup.yaml")
+	b.manifest = filepath.Join(b.o.Dir, "workload.yaml")
+	if err := os.WriteFile(b.setup, []byte(b.w.setup(proxy+"/v3", b.password)), 0o600); err != nil {
+		return err
+	}
+	if err := os.WriteFile(b.manifest, []byte(b.w.manifest()), 0o600); err != nil {
+		return err
+	}
+	return b.k.run(ctx, "apply", "-f", b.setup)
+}
 
-	ph.begin("startup")
-	if err := prov.waitReady(2 * time.Minute); err != nil {
-		return r, err
+// startup starts the provider and its sampler, and the phases with it, and waits until its
+// controllers run.
+func (b *bench) startup(ctx context.Context) error {
+	prov, err := startProvider(ctx, b.o.Provider, b.o.Kubeconfig, filepath.Join(b.o.Dir, "provider.log"), b.o.Poll)
+	if err != nil {
+		return err
+	}
+	b.prov = prov
+	b.cleanups = append(b.cleanups, prov.stop)
+	b.r.ProviderArgs = slices.Concat(prov.args, []string{"(every other flag at its default)"})
+	ps := newProcSampler(ctx, prov.pid(), 250*time.Millisecond)
+	b.cleanups = append(b.cleanups, ps.close)
+	b.ph = &phases{c: b.c, ps: ps}
+	b.cleanups = append(b.cleanups, func() { b.ph.end(); b.r.Phases = b.ph.results() })
+
+	b.ph.begin("startup")
+	if err := prov.waitReady(ctx, 2*time.Minute); err != nil {
+		return err
 	}
 	// Its controllers start once safe-start has seen their CRDs: a moment after readiness.
-	if err := sleep(ctx, 3*time.Second); err != nil {
-		return r, err
-	}
+	return sleep(ctx, 3*time.Second)
+}
 
-	ph.begin("apply")
+// apply applies the workload and waits until every resource is Ready and Synced.
+func (b *bench) apply(ctx context.Context) error {
+	b.ph.begin("apply")
 	t0 := time.Now()
-	if err := k.run("apply", "-f", manifest); err != nil {
-		return r, err
+	if err := b.k.run(ctx, "apply", "-f", b.manifest); err != nil {
+		return err
 	}
-	r.Submit = time.Since(t0)
-	if err := waitFor(ctx, prov, o.Timeout, log, "Ready and Synced", func() (bool, string, error) {
-		cs, err := k.census(ctx)
-		return cs.Ready == r.Resources, fmt.Sprintf("%d/%d Ready and Synced %v", cs.Ready, r.Resources, cs.NotReady), err
+	b.r.Submit = time.Since(t0)
+	if err := waitFor(ctx, b.prov, b.o.Timeout, b.log, "Ready and Synced", func() (bool, string, error) {
+		cs, err := b.k.census(ctx)
+		return cs.Ready == b.r.Resources, fmt.Sprintf("%d/%d Ready and Synced %v", cs.Ready, b.r.Resources, cs.NotReady), err
 	}); err != nil {
-		return r, err
+		return err
 	}
-	r.ToReady = time.Since(t0)
-	fmt.Fprintf(log, "bench-scale: all %d resources Ready and Synced after %s\n", r.Resources, secs(r.ToReady))
+	b.r.ToReady = time.Since(t0)
+	b.log.printf("bench-scale: all %d resources Ready and Synced after %s\n", b.r.Resources, secs(b.r.ToReady))
+	return nil
+}
 
-	// One poll interval for the polls to spread out after the apply, then the measured window.
-	ph.begin("settle")
-	if err := sleep(ctx, o.Poll); err != nil {
-		return r, err
+// steady waits one poll interval for the polls to spread out after the apply, then measures
+// the steady-state window.
+func (b *bench) steady(ctx context.Context) error {
+	b.ph.begin("settle")
+	if err := sleep(ctx, b.o.Poll); err != nil {
+		return err
 	}
-	ph.begin("steady")
-	r.SteadyWindow = time.Duration(o.SteadyPolls) * o.Poll
-	if err := sleep(ctx, r.SteadyWindow); err != nil {
-		return r, err
+	b.ph.begin("steady")
+	b.r.SteadyWindow = time.Duration(b.o.SteadyPolls) * b.o.Poll
+	if err := sleep(ctx, b.r.SteadyWindow); err != nil {
+		return err
 	}
-	if err := prov.exited(); err != nil {
-		return r, err
-	}
+	return b.prov.exited()
+}
 
-	ph.begin("drift")
-	if r.Drift, err = drift(ctx, ks, k, w, o, log); err != nil {
-		return r, err
-	}
+// drift is the drift phase: see drift.
+func (b *bench) drift(ctx context.Context) error {
+	b.ph.begin("drift")
+	var err error
+	b.r.Drift, err = drift(ctx, b.ks, b.k, b.w, b.o, b.log)
+	return err
+}
 
-	ph.begin("delete")
-	t0 = time.Now()
-	if err := k.run("delete", "--wait=false", "-f", manifest); err != nil {
-		return r, err
+// delete deletes the workload and waits until no resource and no Keystone object is left.
+func (b *bench) delete(ctx context.Context) error {
+	b.ph.begin("delete")
+	t0 := time.Now()
+	if err := b.k.run(ctx, "delete", "--wait=false", "-f", b.manifest); err != nil {
+		return err
 	}
-	r.DeleteSubmit = time.Since(t0)
-	if err := waitFor(ctx, prov, o.Timeout, log, "gone", func() (bool, string, error) {
-		cs, err := k.census(ctx)
+	b.r.DeleteSubmit = time.Since(t0)
+	if err := waitFor(ctx, b.prov, b.o.Timeout, b.log, "gone", func() (bool, string, error) {
+		cs, err := b.k.census(ctx)
 		if err != nil || cs.Total > 0 {
 			return false, fmt.Sprintf("%d resources left %v", cs.Total, cs.NotReady), err
 		}
-		left, err := ks.leftovers(w.domainName(), w.Prefix)
+		left, err := b.ks.leftovers(ctx, b.w.domainName(), b.w.Prefix)
 		return len(left) == 0, fmt.Sprintf("no resource left; in Keystone: %v", left), err
 	}); err != nil {
-		return r, err
+		return err
 	}
-	r.Deleted = time.Since(t0)
-	fmt.Fprintf(log, "bench-scale: every resource and Keystone object gone after %s\n", secs(r.Deleted))
-	return r, nil
+	b.r.Deleted = time.Since(t0)
+	b.log.printf("bench-scale: every resource and Keystone object gone after %s\n", secs(b.r.Deleted))
+	return nil
 }
 
 // drift changes one random Project's description straight in Keystone and waits until the
 // provider has put the desired one back, reading Keystone directly twice a second.
-func drift(ctx context.Context, ks *keystoneAdmin, k *kube, w workload, o options, log io.Writer) (driftResult, error) {
+func drift(ctx context.Context, ks *keystoneAdmin, k *kube, w workload, o options, log *errWriter) (driftResult, error) {
+	//nolint:gosec // G404: picks which test object to change; nothing depends on it being unpredictable
 	i := rand.New(rand.NewPCG(o.Seed, 0)).IntN(w.N)
 	name := fmt.Sprintf("project-%04d", i)
 	d := driftResult{Object: fmt.Sprintf("Project %s/%s (seed %d)", w.Namespace, name, o.Seed), Change: "description",
@@ -209,14 +279,14 @@ func drift(ctx context.Context, ks *keystoneAdmin, k *kube, w workload, o option
 	if err != nil {
 		return d, err
 	}
-	if err := ks.setProjectDescription(id, "changed by hand at steady state"); err != nil {
+	if err := ks.setProjectDescription(ctx, id, "changed by hand at steady state"); err != nil {
 		return d, err
 	}
 	t0 := time.Now()
 	want := w.projectDescription(i)
-	fmt.Fprintf(log, "bench-scale: changed the description of %s (Keystone project %s); waiting for %q again\n", d.Object, id, want)
+	log.printf("bench-scale: changed the description of %s (Keystone project %s); waiting for %q again\n", d.Object, id, want)
 	for time.Since(t0) < d.Timeout {
-		got, err := ks.projectDescription(id)
+		got, err := ks.projectDescription(ctx, id)
 		if err != nil {
 			return d, err
 		}
@@ -234,7 +304,7 @@ func drift(ctx context.Context, ks *keystoneAdmin, k *kube, w workload, o option
 // waitFor polls done once a second until it holds, printing its progress every 10 s; it fails
 // when the provider exits, the context ends or timeout passes. Not more often: listing every
 // kind costs the API server and the bench CPU that the provider, on the same 2 cores, then lacks.
-func waitFor(ctx context.Context, prov *providerProc, timeout time.Duration, log io.Writer, what string, done func() (bool, string, error)) error {
+func waitFor(ctx context.Context, prov *providerProc, timeout time.Duration, log *errWriter, what string, done func() (bool, string, error)) error {
 	t0 := time.Now()
 	last := t0
 	for {
@@ -252,7 +322,7 @@ func waitFor(ctx context.Context, prov *providerProc, timeout time.Duration, log
 			return fmt.Errorf("not all %s after %s: %s", what, timeout, progress)
 		}
 		if time.Since(last) >= 10*time.Second {
-			fmt.Fprintf(log, "bench-scale: %5.0f s: %s\n", time.Since(t0).Seconds(), progress)
+			log.printf("bench-scale: %5.0f s: %s\n", time.Since(t0).Seconds(), progress)
 			last = time.Now()
 		}
 		if err := sleep(ctx, time.Second); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,8 +13,8 @@ import (
 
 // clockTicks is the unit of utime and stime in /proc/PID/stat (sysconf(_SC_CLK_TCK)); the
 // standard library has no sysconf, so ask getconf once and fall back to Linux's usual 100.
-func clockTicks() float64 {
-	out, err := exec.Command("getconf", "CLK_TCK").Output()
+func clockTicks(ctx context.Context) float64 {
+	out, err := exec.CommandContext(ctx, "getconf", "CLK_TCK").Output()
 	if err == nil {
 		if v, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64); err == nil && v > 0 {
 			return v
@@ -67,8 +68,8 @@ type procSampler struct {
 	stop  chan struct{}
 }
 
-func newProcSampler(pid int, every time.Duration) *procSampler {
-	p := &procSampler{pid: pid, ticks: clockTicks(), stop: make(chan struct{})}
+func newProcSampler(ctx context.Context, pid int, every time.Duration) *procSampler {
+	p := &procSampler{pid: pid, ticks: clockTicks(ctx), stop: make(chan struct{})}
 	go func() {
 		t := time.NewTicker(every)
 		defer t.Stop()

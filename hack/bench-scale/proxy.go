@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"log"
 	"net"
 	"net/http"
@@ -13,8 +14,9 @@ import (
 // in c. The provider is pointed at it (authURL and Keystone's catalog), so its requests are
 // counted without touching its code; the bench's own requests and ksfloor's go to Keystone
 // directly and are not counted.
-func startProxy(target *url.URL, c *counter) (string, func(), error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+func startProxy(ctx context.Context, target *url.URL, c *counter) (string, func(), error) {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", nil, err
 	}
@@ -39,6 +41,7 @@ func proxyError(w http.ResponseWriter, r *http.Request, err error) {
 		w.WriteHeader(statusClientClosed)
 		return
 	}
+	//nolint:gosec // G706: only the provider the bench started reaches this loopback proxy
 	log.Printf("bench-scale proxy: %s %s: %v", r.Method, r.URL.Path, err)
 	w.WriteHeader(http.StatusBadGateway)
 }

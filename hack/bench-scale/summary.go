@@ -84,10 +84,11 @@ func measured(d time.Duration) string {
 func mib(b uint64) float64 { return float64(b) / (1 << 20) }
 
 // write prints the summary block: headline figures first, then a table per phase, then the
-// requests of each phase by method and path template.
-func (r result) write(w io.Writer) {
+// requests of each phase by method and path template. It returns the first write error, if any.
+func (r result) write(w io.Writer) error {
+	ew := &errWriter{w: w}
 	// Trailing blanks trimmed: a phase with no responses ends its row with an empty statuses column.
-	p := func(format string, a ...any) { fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf(format, a...), " ")) }
+	p := func(format string, a ...any) { ew.printf("%s\n", strings.TrimRight(fmt.Sprintf(format, a...), " ")) }
 	p("==== bench-scale summary: N=%d, %d resources (%s) ====", r.N, r.Resources, r.Kinds)
 	if r.Incomplete != "" {
 		p("INCOMPLETE  : %s", r.Incomplete)
@@ -135,6 +136,7 @@ func (r result) write(w io.Writer) {
 		}
 	}
 	p("==== end of bench-scale summary ====")
+	return ew.err
 }
 
 // statusLine renders status counts as "200:12 404:1", in status order; 0 means no response.

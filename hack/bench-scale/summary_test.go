@@ -28,7 +28,9 @@ func TestSummary(t *testing.T) {
 		},
 	}
 	var b strings.Builder
-	r.write(&b)
+	if err := r.write(&b); err != nil {
+		t.Fatal(err)
+	}
 	want := `==== bench-scale summary: N=2, 7 resources (1 Domain, 2 Projects, 1 Groups, 2 RoleAssignments, 1 observed Role member) ====
 provider    : provider --poll=10s
 apply       : every resource Ready and Synced 30.0 s after kubectl apply started (kubectl apply -f itself: 2.0 s)
@@ -64,7 +66,9 @@ drift: none
 func TestSummaryIncomplete(t *testing.T) {
 	r := result{N: 2, Resources: 7, Incomplete: "not all Ready and Synced after 45m0s", Drift: driftResult{}}
 	var b strings.Builder
-	r.write(&b)
+	if err := r.write(&b); err != nil {
+		t.Fatal(err)
+	}
 	for _, want := range []string{"INCOMPLETE  : not all Ready and Synced after 45m0s", "drift       : not measured",
 		"ratios      : create provider/floor 0.00x", "Ready and Synced not measured after", "floor       : create not measured, delete not measured"} {
 		if !strings.Contains(b.String(), want) {
@@ -73,7 +77,9 @@ func TestSummaryIncomplete(t *testing.T) {
 	}
 	r.Drift = driftResult{Object: "Project bench/project-0001", Change: "description", Timeout: time.Minute}
 	b.Reset()
-	r.write(&b)
+	if err := r.write(&b); err != nil {
+		t.Fatal(err)
+	}
 	if want := "NOT reverted within 60.0 s"; !strings.Contains(b.String(), want) {
 		t.Errorf("summary lacks %q:\n%s", want, b.String())
 	}
