@@ -32,6 +32,7 @@ const (
 	errWrongSystem  = "ProviderConfig %q configures %s, but %s is a %s resource: reference a ProviderConfig with spec.%s"
 	errGetSecret    = "cannot read Secret %s/%s"
 	errNoSecretKey  = "Secret %s/%s has no key %q"
+	errEmptySecret  = "Secret %s/%s key %q is empty: put the credential there"
 	errKubeSystemNS = "cannot read the kube-system namespace to derive the installation ID; set spec.installationID on the ProviderConfig"
 	errIDChanged    = "ProviderConfig %q would write installation ID %q into provenance markers, but its objects carry %q (status.installationID): they would all become foreign. Set spec.installationID to %q (or, when that is the kube-system namespace's UID, leave it unset); to start over with another ID, create a new ProviderConfig"
 )
@@ -68,7 +69,8 @@ func ProviderConfigFor(ctx context.Context, kube client.Client, usage *resource.
 	return pc, nil
 }
 
-// SecretValue reads one key of a Secret.
+// SecretValue reads one key of a Secret, refusing an empty value: an empty password or token
+// would only come back from the server as a failed authentication, naming no Secret.
 func SecretValue(ctx context.Context, kube client.Reader, s identityv1alpha1.SecretKeySelector) ([]byte, error) {
 	sec := &corev1.Secret{}
 	if err := kube.Get(ctx, types.NamespacedName{Namespace: s.Namespace, Name: s.Name}, sec); err != nil {
@@ -77,6 +79,9 @@ func SecretValue(ctx context.Context, kube client.Reader, s identityv1alpha1.Sec
 	v, ok := sec.Data[s.Key]
 	if !ok {
 		return nil, errors.Errorf(errNoSecretKey, s.Namespace, s.Name, s.Key)
+	}
+	if len(v) == 0 {
+		return nil, errors.Errorf(errEmptySecret, s.Namespace, s.Name, s.Key)
 	}
 	return v, nil
 }

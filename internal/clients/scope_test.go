@@ -186,3 +186,36 @@ func TestViewNamesOwnNamespace(t *testing.T) {
 		})
 	}
 }
+
+func TestSecretValue(t *testing.T) {
+	kube := fake.NewClientBuilder().WithObjects(&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "ops", Name: "keystone"},
+		Data: map[string][]byte{"password": []byte("s3cret"), "empty": {}}}).Build()
+	sel := func(name, key string) identityv1alpha1.SecretKeySelector {
+		return identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "ops", Name: name}, Key: key}
+	}
+	cases := map[string]struct {
+		sel     identityv1alpha1.SecretKeySelector
+		want    string
+		wantErr string
+	}{
+		"Read":         {sel: sel("keystone", "password"), want: "s3cret"},
+		"NoSuchKey":    {sel: sel("keystone", "token"), wantErr: `Secret ops/keystone has no key "token"`},
+		"EmptyValue":   {sel: sel("keystone", "empty"), wantErr: `Secret ops/keystone key "empty" is empty: put the credential there`},
+		"NoSuchSecret": {sel: sel("gone", "password"), wantErr: `cannot read Secret ops/gone: secrets "gone" not found`},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			v, err := SecretValue(context.Background(), kube, tc.sel)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if diff := cmp.Diff(tc.wantErr, got); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.want, string(v)); diff != "" {
+				t.Errorf("value (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
