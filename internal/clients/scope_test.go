@@ -48,11 +48,7 @@ func TestResourceSecrets(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			s := &corev1.Secret{}
 			err := ResourceSecrets(secretsKube(), tc.mg).Get(context.Background(), SecretKey(tc.mg, tc.ref), s)
-			got := ""
-			if err != nil {
-				got = err.Error()
-			}
-			if diff := cmp.Diff(tc.wantErr, got); diff != "" {
+			if diff := cmp.Diff(tc.wantErr, errText(err)); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tc.want, string(s.Data["password"])); diff != "" {
@@ -79,11 +75,7 @@ func TestSecretReader(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			err := SecretReader(secretsKube(), tc.c).Get(context.Background(), tc.key, &corev1.Secret{})
-			got := ""
-			if err != nil {
-				got = err.Error()
-			}
-			if diff := cmp.Diff(tc.wantErr, got); diff != "" {
+			if diff := cmp.Diff(tc.wantErr, errText(err)); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
 		})
@@ -135,11 +127,7 @@ func TestViewSecrets(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			stored := tc.c.ProviderConfigSpec().DeepCopy()
 			v, err := SecretValue(context.Background(), SecretReader(secretsKube(), tc.c), View(tc.c).Spec.Keystone.Password.PasswordSecretRef)
-			got := ""
-			if err != nil {
-				got = err.Error()
-			}
-			if diff := cmp.Diff(tc.wantErr, got); diff != "" {
+			if diff := cmp.Diff(tc.wantErr, errText(err)); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tc.want, string(v)); diff != "" {
@@ -206,11 +194,7 @@ func TestSecretValue(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			v, err := SecretValue(context.Background(), kube, tc.sel)
-			got := ""
-			if err != nil {
-				got = err.Error()
-			}
-			if diff := cmp.Diff(tc.wantErr, got); diff != "" {
+			if diff := cmp.Diff(tc.wantErr, errText(err)); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tc.want, string(v)); diff != "" {
@@ -218,4 +202,12 @@ func TestSecretValue(t *testing.T) {
 			}
 		})
 	}
+}
+
+// errText is err's message, "" for none.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
