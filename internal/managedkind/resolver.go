@@ -39,12 +39,16 @@ func NewPolicyAwareResolver(c client.Client, kind string, waker *Waker) *PolicyA
 // ResolveReferences of the supplied managed resource.
 func (r *PolicyAwareResolver) ResolveReferences(ctx context.Context, mg resource.Managed) error {
 	reads := &readRecorder{Client: r.client}
+	var mark uint64
+	if r.waker != nil {
+		mark = r.waker.Changes()
+	}
 	err := r.resolve(ctx, mg, reads)
 	if r.waker == nil {
 		return err
 	}
 	if err != nil {
-		r.waker.WaitForReferences(r.kind, mg.GetNamespace(), mg.GetName(), reads.targets)
+		r.waker.WaitForReferences(r.kind, mg.GetNamespace(), mg.GetName(), reads.targets, mark)
 	} else {
 		r.waker.ReferencesResolved(r.kind, mg.GetNamespace(), mg.GetName())
 	}

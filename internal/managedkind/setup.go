@@ -10,6 +10,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -128,7 +129,7 @@ func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVer
 	r := managed.NewReconciler(writerManager{Manager: mgr, writer: NewPolicyAwareWriter(mgr.GetClient())}, resource.ManagedKind(gvk), opts...)
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named(name).
-		WithOptions(o.ForControllerRuntime()).
+		WithOptions(controllerOptions(o, gvk.GroupKind().String())).
 		WithEventFilter(resource.DesiredStateChanged()).
 		For(obj)
 	if o.Waker != nil {
@@ -147,6 +148,7 @@ func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVer
 			DeleteFunc: func(_ context.Context, e event.DeleteEvent, _ workqueue.TypedRateLimitingInterface[reconcile.Request]) {
 				o.Waker.Gone(provenance.ResourceName(gk, e.Object.GetNamespace(), e.Object.GetName()))
 				o.Waker.ReferencesResolved(gk, e.Object.GetNamespace(), e.Object.GetName())
+				o.Waker.Deleted(gk, e.Object.GetNamespace(), e.Object.GetName())
 			},
 		}).WatchesRawSource(o.Waker.source(gk))
 	}
@@ -197,3 +199,13 @@ type writerManager struct {
 }
 
 func (m writerManager) GetClient() client.Client { return m.writer }
+
+// controllerOptions are o's controller-runtime options, with the rate limiter known to the
+// Waker (when there is one), so that a woken resource's backoff starts afresh.
+func controllerOptions(o Options, kind string) controller.Options {
+	co := o.ForControllerRuntime()
+	if o.Waker != nil {
+		co.RateLimiter = o.Waker.RateLimiter(kind, co.RateLimiter)
+	}
+	return co
+}

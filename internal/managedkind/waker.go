@@ -4,8 +4,11 @@ import (
 	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/source"
 )
 
@@ -26,6 +29,13 @@ type Waker struct {
 	// references to it did not resolve; referenced is its inverse.
 	referrers  map[string]map[waiter]bool
 	referenced map[waiter][]string
+	// changes counts the Changed calls; changedAt is the count at a resource's (or a kind's
+	// namespace's) latest change, so that a wait registered after a change it missed wakes at once.
+	changes   uint64
+	changedAt map[string]uint64
+	// limiters are the kinds' controllers' rate limiters: a woken resource's backoff starts
+	// afresh, so that a retry its wake-up needs (a conflict, say) comes in a second, not a minute.
+	limiters map[string]workqueue.TypedRateLimiter[reconcile.Request]
 }
 
 type waiter struct{ kind, namespace, name string }
@@ -38,7 +48,8 @@ const wakeBuffer = 1024
 func NewWaker() *Waker {
 	return &Waker{
 		channels: map[string]chan event.GenericEvent{}, pending: map[waiter]map[string]bool{}, waiters: map[string]map[waiter]bool{},
-		referrers: map[string]map[waiter]bool{}, referenced: map[waiter][]string{},
+		referrers: map[string]map[waiter]bool{}, referenced: map[waiter][]string{}, changedAt: map[string]uint64{},
+		limiters: map[string]workqueue.TypedRateLimiter[reconcile.Request]{},
 	}
 }
 
@@ -93,9 +104,28 @@ func (w *Waker) Gone(resource string) {
 	w.wake(wake)
 }
 
-// wake enqueues each waiter with its kind's controller; a full buffer drops the wake-up.
+// RateLimiter returns l for the controller of kind, remembered so that a woken resource's
+// backoff can start afresh.
+func (w *Waker) RateLimiter(kind string, l workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimiter[reconcile.Request] {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.limiters[kind] = l
+	return l
+}
+
+// wake enqueues each waiter with its kind's controller, its backoff forgotten; a full buffer
+// drops the wake-up.
 func (w *Waker) wake(wake []waiter) {
-	for _, wt := range wake {
+	w.mu.Lock()
+	limiters := make([]workqueue.TypedRateLimiter[reconcile.Request], len(wake))
+	for i, wt := range wake {
+		limiters[i] = w.limiters[wt.kind]
+	}
+	w.mu.Unlock()
+	for i, wt := range wake {
+		if l := limiters[i]; l != nil {
+			l.Forget(reconcile.Request{NamespacedName: types.NamespacedName{Namespace: wt.namespace, Name: wt.name}})
+		}
 		ev := event.GenericEvent{Object: &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: wt.namespace, Name: wt.name}}}
 		select {
 		case w.channel(wt.kind) <- ev:

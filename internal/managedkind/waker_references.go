@@ -6,15 +6,32 @@ import "github.com/crossplane-contrib/provider-identity/internal/provenance"
 // nothing resolvable waits for any of them to change.
 const anyName = "*"
 
-// WaitForReferences records that the resource of kind in namespace with name could not
-// resolve its references to targets (as provenance.ResourceName writes them; a name of
-// anyName for a selector), replacing what it waited for before. It is woken when any one of
-// them changes.
-func (w *Waker) WaitForReferences(kind, namespace, name string, targets []string) {
+// Changes returns a mark to pass to WaitForReferences: take it before reading what a
+// resource references.
+func (w *Waker) Changes() uint64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	return w.changes
+}
+
+// WaitForReferences records that the resource of kind in namespace with name could not
+// resolve its references to targets (as provenance.ResourceName writes them; a name of
+// anyName for a selector), read after mark (see Changes), replacing what it waited for
+// before. It is woken when any one of them changes, at once if one changed after mark: the
+// read may have missed that change (the referenced resource got its ID while the reference
+// was being resolved), and no later change may come.
+func (w *Waker) WaitForReferences(kind, namespace, name string, targets []string, mark uint64) {
+	w.mu.Lock()
 	wt := waiter{kind, namespace, name}
 	w.forgetReferencesLocked(wt)
+	for _, t := range targets {
+		if w.changedAt[t] > mark {
+			w.mu.Unlock()
+			w.wake([]waiter{wt})
+			return
+		}
+	}
+	defer w.mu.Unlock()
 	if len(targets) == 0 {
 		return
 	}
@@ -35,6 +52,14 @@ func (w *Waker) ReferencesResolved(kind, namespace, name string) {
 	w.forgetReferencesLocked(waiter{kind, namespace, name})
 }
 
+// Deleted forgets when the resource of groupKind in namespace with name last changed, so that
+// what the Waker remembers stays bounded by the resources that exist.
+func (w *Waker) Deleted(groupKind, namespace, name string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.changedAt, provenance.ResourceName(groupKind, namespace, name))
+}
+
 func (w *Waker) forgetReferencesLocked(wt waiter) {
 	for _, t := range w.referenced[wt] {
 		delete(w.referrers[t], wt)
@@ -50,8 +75,10 @@ func (w *Waker) forgetReferencesLocked(wt waiter) {
 // to it, or to any of its kind in its namespace, did not resolve.
 func (w *Waker) Changed(groupKind, namespace, name string) {
 	w.mu.Lock()
+	w.changes++
 	var wake []waiter
 	for _, t := range []string{provenance.ResourceName(groupKind, namespace, name), provenance.ResourceName(groupKind, namespace, anyName)} {
+		w.changedAt[t] = w.changes
 		for wt := range w.referrers[t] {
 			wake = append(wake, wt)
 		}

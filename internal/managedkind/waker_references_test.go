@@ -3,12 +3,16 @@ package managedkind
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
@@ -68,7 +72,7 @@ func TestWakerReferences(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			w := NewWaker()
 			for _, wt := range tc.waits {
-				w.WaitForReferences(kind, "ns", wt.name, wt.targets)
+				w.WaitForReferences(kind, "ns", wt.name, wt.targets, w.Changes())
 			}
 			for _, p := range tc.resolved {
 				w.ReferencesResolved(kind, "ns", p)
@@ -134,5 +138,49 @@ func TestPolicyAwareResolverWaitsForWhatItRead(t *testing.T) {
 	}
 	if len(w.referenced) != 0 || len(w.referrers) != 0 {
 		t.Errorf("a resolved Project still waits: %v", w.referenced)
+	}
+}
+
+// A change that comes between reading a reference and waiting for it (the Domain got its ID
+// while the Project was resolving) wakes the waiting resource at once: no later change of the
+// Domain may come to wake it. A change of anything else does not.
+func TestWakerReferencesChangedWhileResolving(t *testing.T) {
+	const kind, domains = "Project.x", "Domain.x"
+	cases := map[string]struct {
+		changed  string // the Domain that changed after the mark
+		wantWoke bool
+	}{
+		"WhatItReadChanged":    {changed: "d", wantWoke: true},
+		"SomethingElseChanged": {changed: "e"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			w := NewWaker()
+			mark := w.Changes()
+			w.Changed(domains, "ns", tc.changed)
+			w.WaitForReferences(kind, "ns", "p", []string{"Domain.x/ns/d"}, mark)
+			if got := len(w.channel(kind)) == 1; got != tc.wantWoke {
+				t.Errorf("woken at once: got %t, want %t", got, tc.wantWoke)
+			}
+			if _, waits := w.referenced[waiter{kind, "ns", "p"}]; waits == tc.wantWoke {
+				t.Errorf("still waiting: %t, want %t", waits, !tc.wantWoke)
+			}
+		})
+	}
+}
+
+// A woken resource's backoff starts afresh: the retry its wake-up may need comes in a second.
+func TestWakerForgetsTheWokenBackoff(t *testing.T) {
+	const kind = "Project.x"
+	w := NewWaker()
+	l := w.RateLimiter(kind, workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](time.Second, time.Minute))
+	p := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "ns", Name: "p"}}
+	for range 8 {
+		l.When(p)
+	}
+	w.WaitForReferences(kind, "ns", "p", []string{"Domain.x/ns/d"}, w.Changes())
+	w.Changed("Domain.x", "ns", "d")
+	if got := l.When(p); got != time.Second {
+		t.Errorf("backoff after the wake-up: got %s, want it started afresh at 1s", got)
 	}
 }
