@@ -3,6 +3,7 @@ package clients
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 )
 
 func TestNextPause(t *testing.T) {
@@ -163,12 +166,15 @@ func TestEndpointsLimitEachEndpointApart(t *testing.T) {
 }
 
 // After an overload answer the endpoint gets no request for the pause; a good answer ends the
-// run of pauses, so the next overload pauses for the minimum again, not double.
+// run of pauses, so the next overload pauses for the minimum again, not double. The pauses
+// taken are read from the log, not from the gaps between requests: on a loaded machine a
+// sleep can last much longer than asked, never shorter.
 func TestEndpointsPauseAfterOverload(t *testing.T) {
 	const pause = 150 * time.Millisecond
 	statuses := []int{http.StatusServiceUnavailable, http.StatusOK, http.StatusTooManyRequests, http.StatusOK}
 	stub := &stubTransport{status: func(n int) int { return statuses[n] }}
-	rt := NewEndpoints(EndpointLimits{MaxInFlight: 10, MinPause: pause, MaxPause: 10 * pause}, nil).Limit(stub)
+	log := &pauseLog{}
+	rt := NewEndpoints(EndpointLimits{MaxInFlight: 10, MinPause: pause, MaxPause: 10 * pause}, log).Limit(stub)
 	for range statuses {
 		if err := get(t, rt, context.Background(), "http://keystone:5000/v3/projects"); err != nil {
 			t.Fatal(err)
@@ -178,9 +184,35 @@ func TestEndpointsPauseAfterOverload(t *testing.T) {
 	if gaps[0] < pause || gaps[2] < pause {
 		t.Errorf("requests after an overload answer came %s and %s later, want at least %s", gaps[0], gaps[2], pause)
 	}
-	if gaps[1] >= pause || gaps[2] >= 2*pause {
-		t.Errorf("gaps %v: want none after a good answer, and the minimum pause (not double) after the next overload", gaps)
+	if diff := cmp.Diff([]string{pause.String(), pause.String()}, log.pauses()); diff != "" {
+		t.Errorf("pauses taken: one after each overload answer, the minimum both times (the good answer between ends the run): -want +got:\n%s", diff)
 	}
+}
+
+// pauseLog records the pauses an Endpoints logs.
+type pauseLog struct {
+	mu  sync.Mutex
+	got []string
+}
+
+func (l *pauseLog) Info(_ string, kv ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i] == "pause" {
+			l.got = append(l.got, fmt.Sprint(kv[i+1]))
+		}
+	}
+}
+
+func (l *pauseLog) Debug(string, ...any) {}
+
+func (l *pauseLog) WithValues(...any) logging.Logger { return l }
+
+func (l *pauseLog) pauses() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.got...)
 }
 
 func TestEndpointsWaitEndsWithTheRequestsContext(t *testing.T) {
