@@ -28,6 +28,10 @@ type Options struct {
 	// gone, and resources whose references did not resolve once what they reference changes;
 	// nil leaves them to the reconciler's backoff.
 	Waker *Waker
+	// SharedReads say how the resources of a kind share the reads of their objects: lists of
+	// a scope answer the reads of that scope's objects while fresh. The zero value shares
+	// nothing: every resource reads its object alone.
+	SharedReads clients.SharedReadOptions
 	// PollJitter moves each resource's next poll by a random duration up to this either way;
 	// zero polls at exactly PollInterval.
 	PollJitter time.Duration

@@ -16,6 +16,7 @@ import (
 	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -42,6 +43,8 @@ type domain struct {
 }
 
 var domains = keystone.Collection[domain]{Path: "domains", Singular: "domain", Plural: "domains"}
+
+func idOf(o domain) string { return o.ID }
 
 // mr is a Domain of either scope: the driver is written once against it.
 type mr interface {
@@ -70,17 +73,26 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
 	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, keystone.API, domain]{
 		GVK: gvk, Object: obj,
-		NewDriver: func(sc keystone.API) adoption.Driver[mr, domain] { return &external{sc: sc} },
+		NewDriver: sharedDriver(o.SharedReads),
 	})
+}
+
+// sharedDriver returns the driver over a client, whose reads of the domains of one scope are
+// shared by every resource as o says.
+func sharedDriver(o clients.SharedReadOptions) func(keystone.API) adoption.Driver[mr, domain] {
+	shared := keystone.NewShared(domains, idOf, o)
+	return func(sc keystone.API) adoption.Driver[mr, domain] { return &external{sc: sc, domains: shared} }
 }
 
 // external drives Keystone domains for the adoption engine.
 type external struct {
 	sc keystone.API
+	// domains reads and writes through the lists shared by every resource of the kind.
+	domains keystone.Shared[domain]
 }
 
 func (e *external) Get(ctx context.Context, _ mr, id string) (domain, error) {
-	return domains.Get(ctx, e.sc, id)
+	return e.domains.Get(ctx, e.sc, nil, id)
 }
 
 // Find looks a domain up by name, Keystone's unique key for domains.
@@ -112,7 +124,7 @@ func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 	}
 	body := desired(mg.Parameters())
 	body.Marker = m.Encode()
-	d, err := domains.Create(ctx, e.sc, body)
+	d, err := e.domains.Create(ctx, e.sc, nil, body)
 	if err != nil {
 		return "", nil, keystone.Wrap(err, errCreate, mg.Parameters().Name)
 	}
@@ -125,7 +137,7 @@ func (e *external) Update(ctx context.Context, mg mr, d domain, m provenance.Mar
 	}
 	body := desired(mg.Parameters())
 	body.Marker = m.Encode()
-	if err := domains.Update(ctx, e.sc, d.ID, body); err != nil {
+	if err := e.domains.Update(ctx, e.sc, nil, d.ID, body); err != nil {
 		return nil, keystone.Wrap(err, errUpdate, d.Name, d.ID)
 	}
 	return nil, nil
@@ -154,11 +166,11 @@ func (e *external) Dependents(ctx context.Context, _ mr, d domain) ([]adoption.D
 // Delete disables the domain first: Keystone refuses to delete an enabled domain.
 func (e *external) Delete(ctx context.Context, _ mr, d domain) error {
 	if d.Enabled {
-		if err := keystone.IgnoreNotFound(domains.Update(ctx, e.sc, d.ID, map[string]any{"enabled": false})); err != nil {
+		if err := keystone.IgnoreNotFound(e.domains.Update(ctx, e.sc, nil, d.ID, map[string]any{"enabled": false})); err != nil {
 			return keystone.Wrap(err, errDisable, d.Name, d.ID)
 		}
 	}
-	return keystone.Wrap(keystone.IgnoreNotFound(domains.Delete(ctx, e.sc, d.ID)), errDelete, d.Name, d.ID)
+	return keystone.Wrap(keystone.IgnoreNotFound(e.domains.Delete(ctx, e.sc, nil, d.ID)), errDelete, d.Name, d.ID)
 }
 
 // managedFields is what the spec manages; only these are compared and written.

@@ -13,6 +13,7 @@ import (
 	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone/keystonetest"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -83,7 +84,7 @@ func TestObserve(t *testing.T) {
 
 type op = keystonetest.Op[mr, domain]
 
-func newDriver(a keystone.API) adoption.Driver[mr, domain] { return &external{sc: a} }
+func newDriver(a keystone.API) adoption.Driver[mr, domain] { return sharedDriver(clients.SharedReadOptions{})(a) }
 
 func create(mg mr) op           { return keystonetest.Create[mr, domain](mg, self) }
 func update(mg mr, d domain) op { return keystonetest.Update(mg, d, self) }

@@ -13,6 +13,7 @@ import (
 	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone/keystonetest"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -22,7 +23,7 @@ var self = provenance.Marker{Installation: "i1", Resource: "Group.keystone.ident
 
 type op = keystonetest.Op[mr, group]
 
-func newDriver(a keystone.API) adoption.Driver[mr, group] { return &external{sc: a} }
+func newDriver(a keystone.API) adoption.Driver[mr, group] { return sharedDriver(clients.SharedReadOptions{})(a) }
 
 // The driver's calls and error paths, for a Group of either scope: one driver serves both.
 func TestCalls(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -46,6 +47,13 @@ type group struct {
 
 var groups = keystone.Collection[group]{Path: "groups", Singular: "group", Plural: "groups"}
 
+func idOf(o group) string { return o.ID }
+
+// inDomain is the scope a group is read in: the groups of its domain.
+func inDomain(domainID string) url.Values {
+	return url.Values{"domain_id": {domainID}}
+}
+
 // mr is a Group of either scope: the driver is written once against it.
 type mr interface {
 	resource.Managed
@@ -73,17 +81,26 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
 	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, keystone.API, group]{
 		GVK: gvk, Object: obj,
-		NewDriver: func(sc keystone.API) adoption.Driver[mr, group] { return &external{sc: sc} },
+		NewDriver: sharedDriver(o.SharedReads),
 	})
+}
+
+// sharedDriver returns the driver over a client, whose reads of the groups of one scope are
+// shared by every resource as o says.
+func sharedDriver(o clients.SharedReadOptions) func(keystone.API) adoption.Driver[mr, group] {
+	shared := keystone.NewShared(groups, idOf, o)
+	return func(sc keystone.API) adoption.Driver[mr, group] { return &external{sc: sc, groups: shared} }
 }
 
 // external drives Keystone groups for the adoption engine.
 type external struct {
 	sc keystone.API
+	// groups reads and writes through the lists shared by every resource of the kind.
+	groups keystone.Shared[group]
 }
 
-func (e *external) Get(ctx context.Context, _ mr, id string) (group, error) {
-	return groups.Get(ctx, e.sc, id)
+func (e *external) Get(ctx context.Context, mg mr, id string) (group, error) {
+	return e.groups.Get(ctx, e.sc, inDomain(deref(mg.Parameters().DomainID)), id)
 }
 
 // Find looks a group up by name within its domain, Keystone's unique key for groups.
@@ -123,7 +140,7 @@ func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 	}
 	body := desired(fp)
 	body.Marker = m.Encode()
-	g, err := groups.Create(ctx, e.sc, body)
+	g, err := e.groups.Create(ctx, e.sc, inDomain(body.DomainID), body)
 	if err != nil {
 		return "", nil, keystone.Wrap(err, errCreate, fp.Name)
 	}
@@ -141,7 +158,7 @@ func (e *external) Update(ctx context.Context, mg mr, g group, m provenance.Mark
 	body := desired(mg.Parameters())
 	body.DomainID = ""
 	body.Marker = m.Encode()
-	if err := groups.Update(ctx, e.sc, g.ID, body); err != nil {
+	if err := e.groups.Update(ctx, e.sc, inDomain(g.DomainID), g.ID, body); err != nil {
 		return nil, keystone.Wrap(err, errUpdate, g.Name, g.ID)
 	}
 	return nil, nil
@@ -159,7 +176,7 @@ func (e *external) Dependents(ctx context.Context, _ mr, g group) ([]adoption.De
 }
 
 func (e *external) Delete(ctx context.Context, _ mr, g group) error {
-	return keystone.Wrap(keystone.IgnoreNotFound(groups.Delete(ctx, e.sc, g.ID)), errDelete, g.Name, g.ID)
+	return keystone.Wrap(keystone.IgnoreNotFound(e.groups.Delete(ctx, e.sc, inDomain(g.DomainID), g.ID)), errDelete, g.Name, g.ID)
 }
 
 // managedFields is what the spec manages; only these are compared and written.

@@ -23,6 +23,7 @@ import (
 	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -57,6 +58,14 @@ type project struct {
 
 var projects = keystone.Collection[project]{Path: "projects", Singular: "project", Plural: "projects"}
 
+func idOf(p project) string { return p.ID }
+
+// inDomain is the scope a project is read in: the projects of its domain, listed once for all
+// the resources that poll projects of that domain at about the same time.
+func inDomain(domainID string) url.Values {
+	return url.Values{"domain_id": {domainID}}
+}
+
 // mr is a Project of either scope: the driver is written once against it.
 type mr interface {
 	resource.Managed
@@ -84,17 +93,25 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
 	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, keystone.API, project]{
 		GVK: gvk, Object: obj,
-		NewDriver: func(sc keystone.API) adoption.Driver[mr, project] { return &external{sc: sc} },
+		NewDriver: sharedDriver(o.SharedReads),
 	})
+}
+
+// sharedDriver returns the driver over a client, whose reads of one domain's projects are shared
+// by every resource as o says.
+func sharedDriver(o clients.SharedReadOptions) func(keystone.API) adoption.Driver[mr, project] {
+	shared := keystone.NewShared(projects, idOf, o)
+	return func(sc keystone.API) adoption.Driver[mr, project] { return &external{sc: sc, projects: shared} }
 }
 
 // external drives Keystone projects for the adoption engine.
 type external struct {
-	sc keystone.API
+	sc       keystone.API
+	projects keystone.Shared[project]
 }
 
-func (e *external) Get(ctx context.Context, _ mr, id string) (project, error) {
-	return projects.Get(ctx, e.sc, id)
+func (e *external) Get(ctx context.Context, mg mr, id string) (project, error) {
+	return e.projects.Get(ctx, e.sc, inDomain(deref(mg.Parameters().DomainID)), id)
 }
 
 // Find looks a project up by name within its domain, Keystone's unique key for projects.
@@ -141,7 +158,7 @@ func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 	}
 	body := desired(fp)
 	body.Marker = m.Encode()
-	p, err := projects.Create(ctx, e.sc, body)
+	p, err := e.projects.Create(ctx, e.sc, inDomain(body.DomainID), body)
 	if err != nil {
 		return "", nil, keystone.Wrap(err, errCreate, fp.Name)
 	}
@@ -160,7 +177,7 @@ func (e *external) Update(ctx context.Context, mg mr, p project, m provenance.Ma
 	body := desired(mg.Parameters())
 	body.DomainID, body.ParentID = "", ""
 	body.Marker = m.Encode()
-	if err := projects.Update(ctx, e.sc, p.ID, body); err != nil {
+	if err := e.projects.Update(ctx, e.sc, inDomain(p.DomainID), p.ID, body); err != nil {
 		return nil, keystone.Wrap(err, errUpdate, p.Name, p.ID)
 	}
 	return nil, nil
@@ -182,7 +199,7 @@ func (e *external) Dependents(ctx context.Context, _ mr, p project) ([]adoption.
 // Delete deletes the project. Keystone refuses (403) to delete a project that has children;
 // the error then names them, so that the user knows what blocks the deletion.
 func (e *external) Delete(ctx context.Context, _ mr, p project) error {
-	err := projects.Delete(ctx, e.sc, p.ID)
+	err := e.projects.Delete(ctx, e.sc, inDomain(p.DomainID), p.ID)
 	switch {
 	case err == nil || keystone.IsNotFound(err):
 		return nil

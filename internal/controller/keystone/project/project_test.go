@@ -18,6 +18,7 @@ import (
 	nsv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone/keystonetest"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -172,7 +173,7 @@ var self = provenance.Marker{Installation: "i1", Resource: "Project.keystone.ide
 
 type op = keystonetest.Op[mr, project]
 
-func newDriver(a keystone.API) adoption.Driver[mr, project] { return &external{sc: a} }
+func newDriver(a keystone.API) adoption.Driver[mr, project] { return sharedDriver(clients.SharedReadOptions{})(a) }
 
 func find(mg mr) op              { return keystonetest.Find[mr, project](mg) }
 func create(mg mr) op            { return keystonetest.Create[mr, project](mg, self) }

@@ -17,6 +17,7 @@ import (
 	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -46,6 +47,17 @@ type role struct {
 
 var roles = keystone.Collection[role]{Path: "roles", Singular: "role", Plural: "roles"}
 
+func idOf(o role) string { return o.ID }
+
+// scopeOf is the scope a role is read in: the roles of its domain, or the global roles
+// (Keystone lists only those when no domain_id is given).
+func scopeOf(domainID string) url.Values {
+	if domainID == "" {
+		return nil
+	}
+	return url.Values{"domain_id": {domainID}}
+}
+
 // mr is a Role of either scope: the driver is written once against it.
 type mr interface {
 	resource.Managed
@@ -73,17 +85,26 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
 	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, keystone.API, role]{
 		GVK: gvk, Object: obj,
-		NewDriver: func(sc keystone.API) adoption.Driver[mr, role] { return &external{sc: sc} },
+		NewDriver: sharedDriver(o.SharedReads),
 	})
+}
+
+// sharedDriver returns the driver over a client, whose reads of the roles of one scope are
+// shared by every resource as o says.
+func sharedDriver(o clients.SharedReadOptions) func(keystone.API) adoption.Driver[mr, role] {
+	shared := keystone.NewShared(roles, idOf, o)
+	return func(sc keystone.API) adoption.Driver[mr, role] { return &external{sc: sc, roles: shared} }
 }
 
 // external drives Keystone roles for the adoption engine.
 type external struct {
 	sc keystone.API
+	// roles reads and writes through the lists shared by every resource of the kind.
+	roles keystone.Shared[role]
 }
 
-func (e *external) Get(ctx context.Context, _ mr, id string) (role, error) {
-	return roles.Get(ctx, e.sc, id)
+func (e *external) Get(ctx context.Context, mg mr, id string) (role, error) {
+	return e.roles.Get(ctx, e.sc, scopeOf(deref(mg.Parameters().DomainID)), id)
 }
 
 // Find looks a role up by name among the global roles, or among its domain's roles when it is
@@ -126,7 +147,7 @@ func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 	}
 	body := desired(fp)
 	body.Marker = m.Encode()
-	r, err := roles.Create(ctx, e.sc, body)
+	r, err := e.roles.Create(ctx, e.sc, scopeOf(body.DomainID), body)
 	if err != nil {
 		return "", nil, keystone.Wrap(err, errCreate, mg.Parameters().Name)
 	}
@@ -144,7 +165,7 @@ func (e *external) Update(ctx context.Context, mg mr, r role, m provenance.Marke
 	body := desired(mg.Parameters())
 	body.DomainID = ""
 	body.Marker = m.Encode()
-	if err := roles.Update(ctx, e.sc, r.ID, body); err != nil {
+	if err := e.roles.Update(ctx, e.sc, scopeOf(r.DomainID), r.ID, body); err != nil {
 		return nil, keystone.Wrap(err, errUpdate, r.Name, r.ID)
 	}
 	return nil, nil
@@ -162,7 +183,7 @@ func (e *external) Dependents(ctx context.Context, _ mr, r role) ([]adoption.Dep
 }
 
 func (e *external) Delete(ctx context.Context, _ mr, r role) error {
-	return keystone.Wrap(keystone.IgnoreNotFound(roles.Delete(ctx, e.sc, r.ID)), errDelete, r.Name, r.ID)
+	return keystone.Wrap(keystone.IgnoreNotFound(e.roles.Delete(ctx, e.sc, scopeOf(r.DomainID), r.ID)), errDelete, r.Name, r.ID)
 }
 
 func scope(domain string) string {

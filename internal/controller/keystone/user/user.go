@@ -97,6 +97,13 @@ type secretState struct {
 
 var users = keystone.Collection[user]{Path: "users", Singular: "user", Plural: "users"}
 
+func idOf(o user) string { return o.ID }
+
+// inDomain is the scope a user is read in: the users of its domain.
+func inDomain(domainID string) url.Values {
+	return url.Values{"domain_id": {domainID}}
+}
+
 // mr is a User of either scope: the driver is written once against it.
 type mr interface {
 	resource.Managed
@@ -125,20 +132,29 @@ func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind,
 	kube := mgr.GetClient()
 	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, keystone.API, user]{
 		GVK: gvk, Object: obj,
-		NewDriver: func(sc keystone.API) adoption.Driver[mr, user] { return &external{sc: sc, kube: kube} },
+		NewDriver: sharedDriver(o.SharedReads, kube),
 	})
+}
+
+// sharedDriver returns the driver over a client, whose reads of the users of one scope are
+// shared by every resource as o says.
+func sharedDriver(o clients.SharedReadOptions, kube client.Reader) func(keystone.API) adoption.Driver[mr, user] {
+	shared := keystone.NewShared(users, idOf, o)
+	return func(sc keystone.API) adoption.Driver[mr, user] { return &external{sc: sc, users: shared, kube: kube} }
 }
 
 // external drives Keystone users for the adoption engine.
 type external struct {
 	sc keystone.API
+	// users reads and writes through the lists shared by every resource of the kind.
+	users keystone.Shared[user]
 	// kube reads password Secrets, always through clients.ResourceSecrets: a namespaced User
 	// reads its own namespace only.
 	kube client.Reader
 }
 
 func (e *external) Get(ctx context.Context, mg mr, id string) (user, error) {
-	u, err := users.Get(ctx, e.sc, id)
+	u, err := e.users.Get(ctx, e.sc, inDomain(domainOf(mg)), id)
 	if err != nil {
 		return u, err
 	}
@@ -213,7 +229,7 @@ func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 		}
 		body.Password, sent = pw, f
 	}
-	u, err := users.Create(ctx, e.sc, body)
+	u, err := e.users.Create(ctx, e.sc, inDomain(d), body)
 	if err != nil {
 		return "", nil, e.explain(ctx, err, what, d)
 	}
@@ -249,7 +265,7 @@ func (e *external) Update(ctx context.Context, mg mr, u user, m provenance.Marke
 		}
 		body.Password, sent = pw, f
 	}
-	if err := users.Update(ctx, e.sc, u.ID, body); err != nil {
+	if err := e.users.Update(ctx, e.sc, inDomain(u.DomainID), u.ID, body); err != nil {
 		return nil, e.explain(ctx, err, what, u.DomainID)
 	}
 	if sent != nil {
@@ -271,7 +287,7 @@ func (e *external) Dependents(ctx context.Context, _ mr, u user) ([]adoption.Dep
 }
 
 func (e *external) Delete(ctx context.Context, _ mr, u user) error {
-	if err := users.Delete(ctx, e.sc, u.ID); err != nil && !keystone.IsNotFound(err) {
+	if err := e.users.Delete(ctx, e.sc, inDomain(u.DomainID), u.ID); err != nil && !keystone.IsNotFound(err) {
 		return e.explain(ctx, err, fmt.Sprintf(errDelete, u.Name, u.ID), u.DomainID)
 	}
 	return nil

@@ -25,6 +25,7 @@ import (
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	nsv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
@@ -519,7 +520,7 @@ func TestRequests(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			f := &fakeKeystone{answers: tc.answers}
-			e := &external{sc: f.client(t), kube: kubeWith(t, tc.secrets...)}
+			e := sharedDriver(clients.SharedReadOptions{}, kubeWith(t, tc.secrets...))(f.client(t)).(*external)
 			tc.mg.Status.AtProvider.PasswordFingerprint = tc.sent
 			if tc.onCreate != "" {
 				tc.mg.SetAnnotations(map[string]string{AnnotationPasswordSentOnCreate: tc.onCreate})
@@ -580,7 +581,7 @@ func TestNamespacedPasswordSecret(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f := &fakeKeystone{answers: map[string]answer{"POST /v3/users": {code: 201, body: userBody}}}
 			// The other namespace holds a Secret of the same name: it must not be read.
-			e := &external{sc: f.client(t), kube: kubeWith(t, own, pwSecret(map[string][]byte{"password": []byte("other")}))}
+			e := sharedDriver(clients.SharedReadOptions{}, kubeWith(t, own, pwSecret(map[string][]byte{"password": []byte("other")})))(f.client(t)).(*external)
 			mg := &nsv1alpha1.User{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "alice"}}
 			mg.Spec.ForProvider = v1alpha1.UserParameters{Name: "alice", DomainID: ptr("d1"),
 				PasswordSecretRef: &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Name: "pw", Namespace: tc.namespace}, Key: "password"}}
