@@ -39,7 +39,7 @@ func (s Shared[T]) Get(ctx context.Context, sc API, scope url.Values, id string)
 		return s.Collection.Get(ctx, sc, id)
 	}
 	return s.reads.Get(ctx, key, id, clients.Source[T]{
-		List: func(ctx context.Context) ([]T, error) { return s.List(ctx, sc, scope) },
+		List:    func(ctx context.Context) ([]T, error) { return s.List(ctx, sc, scope) },
 		Get:     func(ctx context.Context) (T, error) { return s.Collection.Get(ctx, sc, id) },
 		ID:      s.ID,
 		Refused: listRefused,

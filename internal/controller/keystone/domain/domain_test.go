@@ -84,7 +84,9 @@ func TestObserve(t *testing.T) {
 
 type op = keystonetest.Op[mr, domain]
 
-func newDriver(a keystone.API) adoption.Driver[mr, domain] { return sharedDriver(clients.SharedReadOptions{})(a) }
+func newDriver(a keystone.API) adoption.Driver[mr, domain] {
+	return sharedDriver(clients.SharedReadOptions{})(a)
+}
 
 func create(mg mr) op           { return keystonetest.Create[mr, domain](mg, self) }
 func update(mg mr, d domain) op { return keystonetest.Update(mg, d, self) }

@@ -23,7 +23,9 @@ var self = provenance.Marker{Installation: "i1", Resource: "Group.keystone.ident
 
 type op = keystonetest.Op[mr, group]
 
-func newDriver(a keystone.API) adoption.Driver[mr, group] { return sharedDriver(clients.SharedReadOptions{})(a) }
+func newDriver(a keystone.API) adoption.Driver[mr, group] {
+	return sharedDriver(clients.SharedReadOptions{})(a)
+}
 
 // The driver's calls and error paths, for a Group of either scope: one driver serves both.
 func TestCalls(t *testing.T) {

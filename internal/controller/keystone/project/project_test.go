@@ -173,7 +173,9 @@ var self = provenance.Marker{Installation: "i1", Resource: "Project.keystone.ide
 
 type op = keystonetest.Op[mr, project]
 
-func newDriver(a keystone.API) adoption.Driver[mr, project] { return sharedDriver(clients.SharedReadOptions{})(a) }
+func newDriver(a keystone.API) adoption.Driver[mr, project] {
+	return sharedDriver(clients.SharedReadOptions{})(a)
+}
 
 func find(mg mr) op              { return keystonetest.Find[mr, project](mg) }
 func create(mg mr) op            { return keystonetest.Create[mr, project](mg, self) }
