@@ -36,6 +36,7 @@ func newOptions(c config, log logging.Logger, mrMetrics managed.MetricRecorder, 
 		},
 	})
 	o.PollJitter = c.PollJitter()
+	o.SharedReads = sharedReads(c)
 	limits := clients.DefaultEndpointLimits
 	limits.MaxInFlight = c.MaxRequestsPerEndpoint
 	o.SetEndpointLimits(limits)
@@ -68,4 +69,12 @@ func version() string {
 		return bi.Main.Version
 	}
 	return "(devel)"
+}
+
+// sharedReads lets the resources that poll at about the same time share one list of their
+// scope: a list answers reads for half the poll jitter, so that a change made by hand is
+// still noticed within a poll interval plus jitter (the first poll more than that after the
+// change reads a list taken after it). Without jitter nothing is shared.
+func sharedReads(c config) clients.SharedReadOptions {
+	return clients.SharedReadOptions{Fresh: c.PollJitter() / 2, Window: c.PollInterval}
 }

@@ -32,12 +32,17 @@ import (
 
 	"github.com/crossplane-contrib/provider-identity/apis"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/controller"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 )
 
 // pollInterval is short so that drift and conflict resolution show within a test's patience.
 const pollInterval = 2 * time.Second
+
+// sharedReadsFresh is how long a shared list answers reads; with pollInterval, a scope whose
+// objects more than 4 resources read within a poll is listed.
+const sharedReadsFresh = time.Second
 
 // installationID is what the tests' ProviderConfigs write into markers.
 const installationID = "e2e-installation"
@@ -115,6 +120,8 @@ func run(m *testing.M) int {
 		Features:                &feature.Flags{},
 	})
 	o.Features.Enable(feature.EnableBetaManagementPolicies)
+	// Reads are shared as in production, where a list answers for half the poll jitter.
+	o.SharedReads = clients.SharedReadOptions{Fresh: sharedReadsFresh, Window: pollInterval}
 	o.Keystone.Transport = counter
 	o.Authentik.Transport = counter
 	must(controller.Setup(mgr, o))

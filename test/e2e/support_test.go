@@ -56,12 +56,12 @@ type fault struct {
 	RetryAfter     string // the answer's Retry-After header, if not empty
 }
 
-// inject adds a fault; it is removed when the test ends.
-func (c *countingTransport) inject(t *testing.T, f fault) {
+// inject adds a fault; it is removed when the test ends, or when the returned func is called.
+func (c *countingTransport) inject(t *testing.T, f fault) (lift func()) {
 	c.mu.Lock()
 	c.faults = append(c.faults, &f)
 	c.mu.Unlock()
-	t.Cleanup(func() {
+	lift = func() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		for i, g := range c.faults {
@@ -70,7 +70,9 @@ func (c *countingTransport) inject(t *testing.T, f fault) {
 				return
 			}
 		}
-	})
+	}
+	t.Cleanup(lift)
+	return lift
 }
 
 func (c *countingTransport) fault(r *http.Request) *fault {
