@@ -244,6 +244,24 @@ func Assignments(ctx context.Context, sc API, filter url.Values) ([]adoption.Dep
 	return withTruncation(out, err, typeAssignment), nil
 }
 
+// AssignmentKeys lists the keys (external names) of the direct project and domain role
+// assignments that match Keystone's filters; system assignments have no key and are left out.
+// A list cut short is an error (IsTruncated): a read must not take a missing row for a
+// missing assignment.
+func AssignmentKeys(ctx context.Context, sc API, filter url.Values) ([]string, error) {
+	as, err := roleAssignments.List(ctx, sc, filter)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]string, 0, len(as))
+	for _, a := range as {
+		if d := a.dependent(); d.ExternalName != "" {
+			keys = append(keys, d.ExternalName)
+		}
+	}
+	return keys, nil
+}
+
 func (a roleAssignment) dependent() adoption.Dependent {
 	actor, actorRef := "user", a.User
 	if a.Group.ID != "" {

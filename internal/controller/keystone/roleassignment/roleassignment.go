@@ -19,6 +19,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 
 	"github.com/google/go-cmp/cmp"
@@ -34,6 +35,7 @@ import (
 	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -124,22 +126,71 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
 	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, keystone.API, assignment]{
 		GVK: gvk, Object: obj,
-		NewDriver: func(sc keystone.API) adoption.Driver[mr, assignment] { return &external{sc: sc} },
+		NewDriver: sharedDriver(o.SharedReads),
 	})
+}
+
+// sharedDriver returns the driver over a client, whose checks of the assignments of one role
+// are shared by every resource as o says.
+func sharedDriver(o clients.SharedReadOptions) func(keystone.API) adoption.Driver[mr, assignment] {
+	reads := clients.NewSharedReads[assignment](o)
+	return func(sc keystone.API) adoption.Driver[mr, assignment] { return &external{sc: sc, reads: reads} }
 }
 
 // external drives Keystone role assignments for the adoption engine.
 type external struct {
 	sc keystone.API
+	// reads answers checks from one list of the role's assignments when many resources check
+	// assignments of that role at about the same time.
+	reads *clients.SharedReads[assignment]
 }
 
-// Get checks that the assignment named by the external name exists: one HEAD.
+// Get checks that the assignment named by the external name exists: one HEAD, or its row in a
+// list of the role's assignments shared with the other resources that check one.
 func (e *external) Get(ctx context.Context, _ mr, id string) (assignment, error) {
 	a, err := parseKey(id)
 	if err != nil {
 		return a, err
 	}
-	return a, e.check(ctx, a)
+	scope, ok := e.scope(a)
+	if !ok {
+		return a, e.check(ctx, a)
+	}
+	return e.reads.Get(ctx, scope, a.Key(), clients.Source[assignment]{
+		List: func(ctx context.Context) ([]assignment, error) { return e.listRole(ctx, a.RoleID) },
+		Get:  func(ctx context.Context) (assignment, error) { return a, e.check(ctx, a) },
+		ID:   assignment.Key,
+		Refused: func(err error) bool {
+			return keystone.IsTruncated(err) || gophercloud.ResponseCodeIs(err, http.StatusForbidden)
+		},
+	})
+}
+
+// listRole lists the role's project and domain assignments.
+func (e *external) listRole(ctx context.Context, roleID string) ([]assignment, error) {
+	keys, err := keystone.AssignmentKeys(ctx, e.sc, roleFilter(roleID))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]assignment, 0, len(keys))
+	for _, k := range keys {
+		if a, err := parseKey(k); err == nil {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+func roleFilter(roleID string) url.Values { return url.Values{"role.id": {roleID}} }
+
+// scope is the list an assignment is read in: the role's assignments, per client (its
+// credentials decide what it sees). A client that cannot be a map key (a test double passed by
+// value) checks alone.
+func (e *external) scope(a assignment) (clients.Scope, bool) {
+	if e.reads == nil || e.sc == nil || !reflect.TypeOf(e.sc).Comparable() {
+		return clients.Scope{}, false
+	}
+	return clients.Scope{Client: e.sc, List: e.sc.ServiceURL("role_assignments") + "?" + roleFilter(a.RoleID).Encode()}, true
 }
 
 // Find checks whether the assignment the spec names exists. There is at most one.
@@ -217,8 +268,16 @@ func (e *external) Create(ctx context.Context, mg mr, _ provenance.Marker) (stri
 	case !keystone.IsNotFound(err):
 		return "", nil, err
 	}
+	scope, shared := e.scope(a)
 	if _, err := e.sc.Put(ctx, a.url(e.sc), nil, nil, &gophercloud.RequestOpts{OkCodes: []int{http.StatusNoContent}}); err != nil {
+		if shared {
+			e.reads.Forget(scope, a.Key())
+		}
 		return "", nil, keystone.Wrap(err, errAssign, a.Key())
+	}
+	if shared {
+		// Keystone's 204 is the answer: the assignment exists now.
+		e.reads.Wrote(scope, a.Key(), a)
 	}
 	return a.Key(), nil, nil
 }
@@ -243,6 +302,9 @@ func (e *external) Update(_ context.Context, mg mr, a assignment, _ provenance.M
 // Delete unassigns the observed assignment, the one this resource owns.
 func (e *external) Delete(ctx context.Context, _ mr, a assignment) error {
 	_, err := e.sc.Delete(ctx, a.url(e.sc), &gophercloud.RequestOpts{OkCodes: []int{http.StatusNoContent}})
+	if scope, ok := e.scope(a); ok {
+		e.reads.Forget(scope, a.Key())
+	}
 	return keystone.Wrap(keystone.IgnoreNotFound(err), errUnassign, a.Key())
 }
 
