@@ -19,7 +19,7 @@ type authentikSystem struct {
 }
 
 func (s *authentikSystem) name() string         { return "authentik" }
-func (s *authentikSystem) floorHow() string     { return "akfloor (hack/bench-scale/akfloor.go) with 10 clients" }
+func (s *authentikSystem) floorHow() string     { return "akfloor -c 10 (hack/bench-scale/akfloor.go)" }
 func (s *authentikSystem) resources() int       { return s.w.resources() }
 func (s *authentikSystem) kinds() string        { return s.w.kinds() }
 func (s *authentikSystem) kubeKinds() kubeKinds { return authentikKinds }

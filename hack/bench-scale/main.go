@@ -6,6 +6,7 @@
 //     N/2 Groups, N RoleAssignments of the observed Role member), ksfloor as the floor;
 //   - authentik: N Applications each with its OAuth2Provider, N/2 Groups, against the in-repo
 //     authentik API server, with the floor of akfloor.go.
+//
 // The provider runs as its own process behind a counting reverse proxy, so its requests (by
 // method and path template), RSS and CPU seconds are read per phase.
 //

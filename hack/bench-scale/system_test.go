@@ -53,7 +53,7 @@ func TestSummaryAuthentik(t *testing.T) {
 	s := &authentikSystem{w: w}
 	r := result{N: 2, Resources: w.resources(), Kinds: w.kinds(), System: s.name(), FloorHow: s.floorHow(), PerResource: s.perResource(),
 		Poll: 10 * time.Second, SteadyWindow: 10 * time.Second, SteadyPhase: "steady",
-		Drift: driftResult{Object: "Application bench/app-0001", Change: "meta_launch_url", Reverted: true, After: 12 * time.Second, Bound: 11 * time.Second},
+		Drift:     driftResult{Object: "Application bench/app-0001", Change: "meta_launch_url", Reverted: true, After: 12 * time.Second, Bound: 11 * time.Second},
 		FloorLine: "FLOOR system=authentik n=2 workload_c10_create_s=1.00 errors=0",
 		Phases: []phaseResult{{Name: "steady", Requests: map[string]int{"GET /api/v3/core/groups/{id}/": 3, "GET /api/v3/core/applications/{slug}/": 2},
 			Objects: map[string]int{"GET /api/v3/core/groups/00000000-0000-0000-0000-000000000001/": 3}}},
@@ -73,7 +73,7 @@ func TestSummaryAuthentik(t *testing.T) {
 	want := []string{
 		"==== bench-scale summary: N=2, 5 resources (2 Applications, 2 OAuth2Providers, 1 Groups) ====",
 		"delete      : every resource gone and no object left in authentik not measured after kubectl delete started (kubectl delete -f itself: not measured)",
-		"floor       : create not measured, delete not measured (akfloor (hack/bench-scale/akfloor.go) with 10 clients, same fresh authentik, same run)",
+		"floor       : create not measured, delete not measured (akfloor -c 10 (hack/bench-scale/akfloor.go), same fresh authentik, same run)",
 		"drift       : meta_launch_url of Application bench/app-0001 changed straight in authentik: reverted after 12.0 s (poll interval 10s); within one poll plus jitter (11.0 s): NO",
 		"hot loops   : 2 above 2 requests/resource/poll in steady state: 3.00/resource/poll GET /api/v3/core/groups/{id}/; " +
 			"3.00/resource/poll object GET /api/v3/core/groups/00000000-0000-0000-0000-000000000001/",
