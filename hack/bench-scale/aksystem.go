@@ -31,11 +31,16 @@ func (s *authentikSystem) template(method, path, query string) string {
 	return authentikTemplate(method, path, query)
 }
 
-// perResource: the lookups of flows, scope mappings and certificates are the OAuth2Providers'.
+// perResource: the lookups of flows, scope mappings and certificates are the OAuth2Providers';
+// the entitlement and binding lists the Applications' (their delete checks for dependents), the
+// user list by group the Groups'.
 func (s *authentikSystem) perResource() []kindCount {
+	const app, prov, grp = "Application", "OAuth2Provider", "Group"
+	n, g := s.w.N, s.w.groups()
 	return []kindCount{
-		{"/api/v3/core/applications", s.w.N}, {"/api/v3/providers", s.w.N}, {"/api/v3/core/groups", s.w.groups()},
-		{"/api/v3/flows", s.w.N}, {"/api/v3/propertymappings", s.w.N}, {"/api/v3/crypto", s.w.N},
+		{"/api/v3/core/applications", app, n}, {"/api/v3/core/application_entitlements", app, n}, {"/api/v3/policies/bindings", app, n},
+		{"/api/v3/providers", prov, n}, {"/api/v3/flows", prov, n}, {"/api/v3/propertymappings", prov, n}, {"/api/v3/crypto", prov, n},
+		{"/api/v3/core/groups", grp, g}, {"/api/v3/core/users/?", grp, g},
 	}
 }
 

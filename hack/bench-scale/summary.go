@@ -125,6 +125,7 @@ func (r result) write(w io.Writer) error {
 	default:
 		p("drift       : %s of %s changed straight in %s: NOT reverted within %s (poll interval %s)%s", r.Drift.Change, r.Drift.Object, r.System, secs(r.Drift.Timeout), r.Poll, r.Drift.verdict())
 	}
+	p("steady/kind : %s", r.kindLine())
 	p("hot loops   : %s", r.hotLoopLine())
 	var peak uint64
 	var cpu float64

@@ -35,9 +35,11 @@ type system interface {
 	leftovers(ctx context.Context) ([]string, error)
 }
 
-// kindCount is a path prefix (after templating) and how many resources its requests serve.
+// kindCount is a path prefix (after templating, query included), the kind whose requests it
+// starts, and how many resources of that kind there are.
 type kindCount struct {
 	Prefix string
+	Kind   string
 	Count  int
 }
 
@@ -86,8 +88,8 @@ func (s *keystoneSystem) template(method, path, query string) string {
 
 func (s *keystoneSystem) perResource() []kindCount {
 	return []kindCount{
-		{"/v3/projects/{id}/groups/", s.w.N}, {"/v3/role_assignments", s.w.N},
-		{"/v3/projects", s.w.N}, {"/v3/groups", s.w.groups()}, {"/v3/domains", 1}, {"/v3/roles", 1},
+		{"/v3/projects/{id}/groups/", "RoleAssignment", s.w.N}, {"/v3/role_assignments", "RoleAssignment", s.w.N},
+		{"/v3/projects", "Project", s.w.N}, {"/v3/groups", "Group", s.w.groups()}, {"/v3/domains", "Domain", 1}, {"/v3/roles", "Role", 1},
 	}
 }
 

@@ -64,7 +64,7 @@ func TestSummaryAuthentik(t *testing.T) {
 	}
 	var got []string
 	for _, l := range strings.Split(b.String(), "\n") {
-		for _, p := range []string{"==== bench-scale summary", "delete ", "floor ", "drift ", "hot loops", "akfloor"} {
+		for _, p := range []string{"==== bench-scale summary", "delete ", "floor ", "drift ", "steady/kind", "hot loops", "akfloor"} {
 			if strings.HasPrefix(l, p) {
 				got = append(got, l)
 			}
@@ -75,8 +75,9 @@ func TestSummaryAuthentik(t *testing.T) {
 		"delete      : every resource gone and no object left in authentik not measured after kubectl delete started (kubectl delete -f itself: not measured)",
 		"floor       : create not measured, delete not measured (akfloor -c 10 (hack/bench-scale/akfloor.go), same fresh authentik, same run)",
 		"drift       : meta_launch_url of Application bench/app-0001 changed straight in authentik: reverted after 12.0 s (poll interval 10s); within one poll plus jitter (11.0 s): NO",
-		"hot loops   : 2 above 2 requests/resource/poll in steady state: 3.00/resource/poll GET /api/v3/core/groups/{id}/; " +
-			"3.00/resource/poll object GET /api/v3/core/groups/00000000-0000-0000-0000-000000000001/",
+		"steady/kind : Application 1.00, OAuth2Provider 0.00, Group 3.00 requests/resource/poll",
+		"hot loops   : 3 above 2 requests/resource/poll in steady state: 3.00/resource/poll GET /api/v3/core/groups/{id}/; " +
+			"3.00/resource/poll kind Group; 3.00/resource/poll object GET /api/v3/core/groups/00000000-0000-0000-0000-000000000001/",
 		"akfloor     : FLOOR system=authentik n=2 workload_c10_create_s=1.00 errors=0",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
