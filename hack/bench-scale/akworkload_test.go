@@ -91,7 +91,7 @@ func TestAKWorkloadSize(t *testing.T) {
 func TestAKSetup(t *testing.T) {
 	w := akWorkload{N: 1, Namespace: "bench", Prefix: "bench"}
 	docs := decode(t, w.setup("http://127.0.0.1:1234", `to"ken`))
-	var kinds []string
+	kinds := make([]string, 0, len(docs))
 	for _, d := range docs {
 		kinds = append(kinds, str(d, "kind"))
 	}
