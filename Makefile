@@ -53,7 +53,10 @@ bench:
 # The scale benchmark of issue 12 (not part of make test): the workload of ../shared/bench
 # (1 Domain, N Projects, N/2 Groups, N RoleAssignments) through the provider beside ksfloor, on
 # fresh services; prints one summary block. `make bench-scale N=200 POLL=30s`.
+# SYSTEM=authentik: N Applications with their OAuth2Providers and N/2 Groups against the in-repo
+# authentik API server, beside bench-scale's own floor.
 N ?= 50
 POLL ?= 30s
+SYSTEM ?= keystone
 bench-scale:
-	N=$(N) POLL=$(POLL) hack/bench-scale.sh
+	N=$(N) POLL=$(POLL) SYSTEM=$(SYSTEM) hack/bench-scale.sh

@@ -1,22 +1,33 @@
 package main
 
 import (
+	"maps"
 	"sort"
+	"strings"
 	"sync"
 )
 
 // counter counts requests by template and by response status for the phase they arrived in.
 // Phases are switched by the orchestrator; a request in flight at the switch belongs to the
 // phase in which it was sent, which is when the provider decided to make it.
+//
+// It also counts, apart, each request that names one object (its path has an ID its template
+// folds away), so that one resource reconciled in a loop stands out even when the template's
+// total, spread over all resources, looks harmless.
 type counter struct {
-	mu    sync.Mutex
-	phase string
-	reqs  map[string]map[string]int // phase -> template -> count
-	codes map[string]map[int]int    // phase -> HTTP status -> count
+	mu       sync.Mutex
+	phase    string
+	template func(method, path, query string) string // the system's: pathTemplate for Keystone
+	reqs     map[string]map[string]int               // phase -> template -> count
+	objs     map[string]map[string]int               // phase -> "METHOD /path" of one object -> count
+	codes    map[string]map[int]int                  // phase -> HTTP status -> count
 }
 
-func newCounter() *counter {
-	return &counter{reqs: map[string]map[string]int{}, codes: map[string]map[int]int{}}
+func newCounter() *counter { return newCounterWith(pathTemplate) }
+
+// newCounterWith counts under the templates template makes.
+func newCounterWith(template func(method, path, query string) string) *counter {
+	return &counter{template: template, reqs: map[string]map[string]int{}, objs: map[string]map[string]int{}, codes: map[string]map[int]int{}}
 }
 
 // setPhase makes every later request count for phase p.
@@ -26,14 +37,19 @@ func (c *counter) setPhase(p string) {
 	c.phase = p
 }
 
-// count records one request of template t and returns its phase, for the status that follows.
-func (c *counter) count(t string) string {
+// count records one request under its template (and under its object, if it names one) and
+// returns its phase, for the status that follows.
+func (c *counter) count(method, path, query string) string {
+	t := c.template(method, path, query)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.reqs[c.phase] == nil {
-		c.reqs[c.phase] = map[string]int{}
+		c.reqs[c.phase], c.objs[c.phase] = map[string]int{}, map[string]int{}
 	}
 	c.reqs[c.phase][t]++
+	if tpath, _, _ := strings.Cut(strings.TrimPrefix(t, method+" "), "?"); tpath != path {
+		c.objs[c.phase][method+" "+path]++
+	}
 	return c.phase
 }
 
@@ -55,6 +71,15 @@ func (c *counter) requests(p string) map[string]int {
 	for k, v := range c.reqs[p] {
 		out[k] = v
 	}
+	return out
+}
+
+// objects returns a copy of phase p's counts by object.
+func (c *counter) objects(p string) map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[string]int{}
+	maps.Copy(out, c.objs[p])
 	return out
 }
 

@@ -51,16 +51,18 @@ func TestCountingHandler(t *testing.T) {
 
 	type phase struct {
 		Requests map[string]int
+		Objects  map[string]int // only the requests that name one object: not the list, not the unknown path
 		Statuses map[int]int
 	}
 	got := map[string]phase{}
 	for _, p := range []string{"apply", "steady", "other"} {
-		got[p] = phase{c.requests(p), c.statuses(p)}
+		got[p] = phase{c.requests(p), c.objects(p), c.statuses(p)}
 	}
 	want := map[string]phase{
-		"apply":  {map[string]int{"POST /v3/projects": 1, "GET /v3/projects/{id}": 2}, map[int]int{201: 1, 200: 2}},
-		"steady": {map[string]int{"GET /v3/projects/{id}?x=*": 1, "GET /v3/projects/missing": 1}, map[int]int{200: 1, 404: 1}},
-		"other":  {map[string]int{}, map[int]int{}},
+		"apply": {map[string]int{"POST /v3/projects": 1, "GET /v3/projects/{id}": 2}, map[string]int{"GET /v3/projects/" + id: 2}, map[int]int{201: 1, 200: 2}},
+		"steady": {map[string]int{"GET /v3/projects/{id}?x=*": 1, "GET /v3/projects/missing": 1}, map[string]int{"GET /v3/projects/" + id: 1},
+			map[int]int{200: 1, 404: 1}},
+		"other": {map[string]int{}, map[string]int{}, map[int]int{}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("counts -want +got:\n%s", diff)

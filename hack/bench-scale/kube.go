@@ -14,11 +14,18 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 )
 
-// kinds are the workload's resource kinds, listed to count what is Ready and what is left.
-var kinds = []string{"domains", "roles", "projects", "groups", "roleassignments"}
+// kubeKinds are a workload's resource kinds: their API group and the resources listed to count
+// what is Ready and what is left.
+type kubeKinds struct {
+	Group     string
+	Resources []string
+}
 
-func gvr(resource string) schema.GroupVersionResource {
-	return schema.GroupVersionResource{Group: "keystone.identity.m.crossplane.io", Version: "v1alpha1", Resource: resource}
+// keystoneKinds are the Keystone workload's.
+var keystoneKinds = kubeKinds{Group: "keystone.identity.m.crossplane.io", Resources: []string{"domains", "roles", "projects", "groups", "roleassignments"}}
+
+func (k *kube) gvr(resource string) schema.GroupVersionResource {
+	return schema.GroupVersionResource{Group: k.kinds.Group, Version: "v1alpha1", Resource: resource}
 }
 
 // kube reads the workload's resources; writes go through kubectl, as a user's would.
@@ -27,9 +34,10 @@ type kube struct {
 	kubectl    string
 	kubeconfig string
 	namespace  string
+	kinds      kubeKinds
 }
 
-func newKube(kubeconfig, kubectl, namespace string) (*kube, error) {
+func newKube(kubeconfig, kubectl, namespace string, kinds kubeKinds) (*kube, error) {
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {
 		return nil, err
@@ -41,7 +49,7 @@ func newKube(kubeconfig, kubectl, namespace string) (*kube, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &kube{dyn: dyn, kubectl: kubectl, kubeconfig: kubeconfig, namespace: namespace}, nil
+	return &kube{dyn: dyn, kubectl: kubectl, kubeconfig: kubeconfig, namespace: namespace, kinds: kinds}, nil
 }
 
 // run runs kubectl with args against the bench's API server; its output goes to the bench's log.
@@ -64,8 +72,8 @@ type census struct {
 
 func (k *kube) census(ctx context.Context) (census, error) {
 	var c census
-	for _, r := range kinds {
-		l, err := k.dyn.Resource(gvr(r)).Namespace(k.namespace).List(ctx, metav1.ListOptions{})
+	for _, r := range k.kinds.Resources {
+		l, err := k.dyn.Resource(k.gvr(r)).Namespace(k.namespace).List(ctx, metav1.ListOptions{})
 		if err != nil {
 			return c, err
 		}
@@ -107,9 +115,9 @@ func notReady(u *unstructured.Unstructured) string {
 	return strings.Join(miss, ", ")
 }
 
-// externalID is the Keystone ID of a resource (its external name).
+// externalID is the ID of a resource's external object (its external name).
 func (k *kube) externalID(ctx context.Context, resource, name string) (string, error) {
-	u, err := k.dyn.Resource(gvr(resource)).Namespace(k.namespace).Get(ctx, name, metav1.GetOptions{})
+	u, err := k.dyn.Resource(k.gvr(resource)).Namespace(k.namespace).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
 		return "", err
 	}

@@ -1,8 +1,12 @@
-// Command bench-scale measures the provider at scale against Keystone's floor, in one run on
-// fresh services: the workload of ../shared/bench/README.md (1 Domain, N Projects, N/2 Groups, N
-// RoleAssignments of the observed Role member) applied with kubectl through the namespaced
-// kinds, a steady state of a few poll intervals, a change made by hand in Keystone, and the
-// delete of everything; and ksfloor, the same writes sent straight to Keystone by 10 clients.
+// Command bench-scale measures the provider at scale against a floor, in one run on fresh
+// services: a workload applied with kubectl through the namespaced kinds, a steady state of a
+// few poll intervals, a change made by hand on the server, and the delete of everything; and
+// the floor, the same writes sent straight to the server by 10 clients. Two systems:
+//   - keystone (the default): the workload of ../shared/bench/README.md (1 Domain, N Projects,
+//     N/2 Groups, N RoleAssignments of the observed Role member), ksfloor as the floor;
+//   - authentik: N Applications each with its OAuth2Provider, N/2 Groups, against the in-repo
+//     authentik API server, with the floor of akfloor.go.
+//
 // The provider runs as its own process behind a counting reverse proxy, so its requests (by
 // method and path template), RSS and CPU seconds are read per phase.
 //
@@ -34,10 +38,13 @@ type options struct {
 	Seed        uint64
 	Kubeconfig  string
 	Kubectl     string
+	System      string
 	KeystoneURL string
-	Provider    string
 	KSFloor     string
-	Dir         string
+	// AuthentikURL is the authentik API server's root (without /api/v3).
+	AuthentikURL string
+	Provider     string
+	Dir          string
 }
 
 func main() {
@@ -51,7 +58,8 @@ func main() {
 // summary.txt in -dir, also when the run stopped half-way; it returns why it stopped, if it did.
 func benchMain() error {
 	var o options
-	flag.IntVar(&o.N, "n", 50, "workload size N: 1 Domain, N Projects, N/2 Groups, N RoleAssignments")
+	flag.IntVar(&o.N, "n", 50, "workload size N: keystone: 1 Domain, N Projects, N/2 Groups, N RoleAssignments; authentik: N Applications, N OAuth2Providers, N/2 Groups")
+	flag.StringVar(&o.System, "system", "keystone", "keystone or authentik")
 	flag.DurationVar(&o.Poll, "poll", 30*time.Second, "the provider's --poll (its only flag the bench sets besides loopback ports)")
 	flag.IntVar(&o.SteadyPolls, "steady-polls", 3, "length of the steady-state window, in poll intervals")
 	flag.DurationVar(&o.Timeout, "timeout", 45*time.Minute, "how long the apply phase, and then the delete phase, may each take")
@@ -60,7 +68,8 @@ func benchMain() error {
 	flag.StringVar(&o.Kubectl, "kubectl", "kubectl", "kubectl binary")
 	flag.StringVar(&o.KeystoneURL, "keystone-url", os.Getenv("KEYSTONE_URL"), "Keystone's URL (with or without /v3)")
 	flag.StringVar(&o.Provider, "provider", "", "provider binary built from ./cmd/provider")
-	flag.StringVar(&o.KSFloor, "ksfloor", "", "ksfloor binary built from ../shared/bench/ksfloor")
+	flag.StringVar(&o.KSFloor, "ksfloor", "", "ksfloor binary built from ../shared/bench/ksfloor (keystone only)")
+	flag.StringVar(&o.AuthentikURL, "authentik-url", os.Getenv("AUTHENTIK_URL"), "the authentik API server's URL (without /api/v3)")
 	flag.StringVar(&o.Dir, "dir", os.TempDir(), "directory for the manifests, the provider's log and the summary")
 	flag.Parse()
 	if o.Seed == 0 {
@@ -68,7 +77,7 @@ func benchMain() error {
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer cancel()
-	r, err := run(ctx, o, os.Getenv("KEYSTONE_ADMIN_PASSWORD"), os.Stderr)
+	r, err := run(ctx, o, os.Getenv, os.Stderr)
 	if err != nil {
 		r.Incomplete = err.Error()
 	}
@@ -86,11 +95,9 @@ func benchMain() error {
 // bench is one run's state, shared by its steps.
 type bench struct {
 	o        options
-	password string
 	log      *errWriter
-	w        workload
+	sys      system
 	r        *result
-	ks       *keystoneAdmin
 	c        *counter
 	proxy    string
 	k        *kube
@@ -103,13 +110,17 @@ type bench struct {
 
 // run does the whole benchmark and returns what it measured, also when it stops half-way (r is
 // named: the cleanup at the end of the last phase fills in r.Phases after a return).
-func run(ctx context.Context, o options, password string, log io.Writer) (r result, err error) {
-	w := workload{N: o.N, Namespace: "bench", Prefix: "bench"}
-	r = result{N: o.N, Resources: w.resources(), Kinds: w.kinds(), Poll: o.Poll, SteadyPhase: "steady"}
-	if password == "" || o.KeystoneURL == "" || o.Kubeconfig == "" || o.Provider == "" || o.KSFloor == "" {
-		return r, errors.New("KEYSTONE_ADMIN_PASSWORD, -keystone-url, -kubeconfig, -provider and -ksfloor are required (hack/bench-scale.sh sets them)")
+func run(ctx context.Context, o options, env func(string) string, log io.Writer) (r result, err error) {
+	sys, err := newSystem(o, env)
+	r = result{N: o.N, Resources: sys.resources(), Kinds: sys.kinds(), System: sys.name(), FloorHow: sys.floorHow(),
+		PerResource: sys.perResource(), Poll: o.Poll, SteadyPhase: "steady"}
+	if err != nil {
+		return r, err
 	}
-	b := &bench{o: o, password: password, log: &errWriter{w: log}, w: w, r: &r}
+	if o.Kubeconfig == "" || o.Provider == "" {
+		return r, errors.New("-kubeconfig and -provider are required (hack/bench-scale.sh sets them)")
+	}
+	b := &bench{o: o, log: &errWriter{w: log}, sys: sys, r: &r}
 	defer func() {
 		b.cleanup()
 		if b.log.err != nil && err == nil {
@@ -132,15 +143,9 @@ func (b *bench) cleanup() {
 	}
 }
 
-// floor runs ksfloor first, while nothing else talks to this fresh Keystone.
+// floor measures the floor first, while nothing else talks to the fresh server.
 func (b *bench) floor(ctx context.Context) error {
-	ks, err := newKeystoneAdmin(ctx, b.o.KeystoneURL, b.password)
-	if err != nil {
-		return err
-	}
-	b.ks = ks
-	b.log.printf("bench-scale: ksfloor -n %d -workload-c 10 against %s\n", b.o.N, ks.base)
-	fl, err := runFloor(ctx, b.o.KSFloor, ks.base, b.password, b.o.N, "floor", b.log)
+	fl, err := b.sys.floor(ctx, b.log)
 	if err != nil {
 		return err
 	}
@@ -148,32 +153,33 @@ func (b *bench) floor(ctx context.Context) error {
 	return nil
 }
 
-// prepare starts the counting proxy, points Keystone's catalog at it, and applies the setup
-// manifest (the workload's manifest is only written, for the apply phase).
+// prepare starts the counting proxy, points the system at it, and applies the setup manifest
+// (the workload's manifest is only written, for the apply phase).
 func (b *bench) prepare(ctx context.Context) error {
-	target, err := url.Parse(b.ks.base)
+	target, err := url.Parse(b.sys.target())
 	if err != nil {
 		return err
 	}
-	b.c = newCounter()
+	b.c = newCounterWith(b.sys.template)
 	proxy, stopProxy, err := startProxy(ctx, target, b.c)
 	if err != nil {
 		return err
 	}
 	b.proxy = proxy
 	b.cleanups = append(b.cleanups, stopProxy)
-	if err := b.ks.pointCatalogAt(ctx, proxy); err != nil {
+	setup, err := b.sys.setup(ctx, proxy)
+	if err != nil {
 		return err
 	}
-	if b.k, err = newKube(b.o.Kubeconfig, b.o.Kubectl, b.w.Namespace); err != nil {
+	if b.k, err = newKube(b.o.Kubeconfig, b.o.Kubectl, b.sys.namespace(), b.sys.kubeKinds()); err != nil {
 		return err
 	}
 	b.setup = filepath.Join(b.o.Dir, "setup.yaml")
 	b.manifest = filepath.Join(b.o.Dir, "workload.yaml")
-	if err := os.WriteFile(b.setup, []byte(b.w.setup(proxy+"/v3", b.password)), 0o600); err != nil {
+	if err := os.WriteFile(b.setup, []byte(setup), 0o600); err != nil {
 		return err
 	}
-	if err := os.WriteFile(b.manifest, []byte(b.w.manifest()), 0o600); err != nil {
+	if err := os.WriteFile(b.manifest, []byte(b.sys.manifest()), 0o600); err != nil {
 		return err
 	}
 	return b.k.run(ctx, "apply", "-f", b.setup)
@@ -240,11 +246,13 @@ func (b *bench) steady(ctx context.Context) error {
 func (b *bench) drift(ctx context.Context) error {
 	b.ph.begin("drift")
 	var err error
-	b.r.Drift, err = drift(ctx, b.ks, b.k, b.w, b.o, b.log)
+	b.r.Drift, err = b.sys.drift(ctx, b.k, b.o, b.log)
+	// The provider's default --poll-jitter-percentage is 10 (cmd/provider/flags.go).
+	b.r.Drift.Bound = b.o.Poll + b.o.Poll/10
 	return err
 }
 
-// delete deletes the workload and waits until no resource and no Keystone object is left.
+// delete deletes the workload and waits until no resource and no object on the server is left.
 func (b *bench) delete(ctx context.Context) error {
 	b.ph.begin("delete")
 	t0 := time.Now()
@@ -257,13 +265,13 @@ func (b *bench) delete(ctx context.Context) error {
 		if err != nil || cs.Total > 0 {
 			return false, fmt.Sprintf("%d resources left %v", cs.Total, cs.NotReady), err
 		}
-		left, err := b.ks.leftovers(ctx, b.w.domainName(), b.w.Prefix)
-		return len(left) == 0, fmt.Sprintf("no resource left; in Keystone: %v", left), err
+		left, err := b.sys.leftovers(ctx)
+		return len(left) == 0, fmt.Sprintf("no resource left; in %s: %v", b.sys.name(), left), err
 	}); err != nil {
 		return err
 	}
 	b.r.Deleted = time.Since(t0)
-	b.log.printf("bench-scale: every resource and Keystone object gone after %s\n", secs(b.r.Deleted))
+	b.log.printf("bench-scale: every resource and %s object gone after %s\n", b.sys.name(), secs(b.r.Deleted))
 	return nil
 }
 

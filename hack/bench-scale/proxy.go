@@ -49,7 +49,7 @@ func proxyError(w http.ResponseWriter, r *http.Request, err error) {
 // countingHandler counts r under its template, and its response status, then hands it on.
 func countingHandler(next http.Handler, c *counter) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		phase := c.count(pathTemplate(r.Method, r.URL.Path, r.URL.RawQuery))
+		phase := c.count(r.Method, r.URL.Path, r.URL.RawQuery)
 		sw := &statusWriter{ResponseWriter: w}
 		next.ServeHTTP(sw, r)
 		c.status(phase, sw.code)

@@ -16,6 +16,7 @@ type phaseResult struct {
 	CPU      float64
 	RSSMax   uint64
 	Requests map[string]int
+	Objects  map[string]int // requests that named one object, by method and path
 	Statuses map[int]int
 }
 
@@ -26,25 +27,41 @@ type driftResult struct {
 	Reverted bool
 	After    time.Duration
 	Timeout  time.Duration
+	Bound    time.Duration // one poll interval plus the provider's jitter: the revert's deadline
+}
+
+// verdict says whether a revert came within Bound, when the run set one.
+func (d driftResult) verdict() string {
+	switch {
+	case d.Bound <= 0:
+		return ""
+	case d.Reverted && d.After <= d.Bound:
+		return fmt.Sprintf("; within one poll plus jitter (%s): yes", secs(d.Bound))
+	default:
+		return fmt.Sprintf("; within one poll plus jitter (%s): NO", secs(d.Bound))
+	}
 }
 
 // result is everything the summary prints.
 type result struct {
 	N, Resources int
 	Kinds        string // what the resources are, for the header
+	System       string // the external system, e.g. Keystone
+	FloorHow     string // what the floor is, e.g. ksfloor -workload-c 10
+	PerResource  []kindCount
 	ProviderArgs []string
 	Poll         time.Duration
 	Submit       time.Duration // kubectl apply -f alone
 	ToReady      time.Duration // from kubectl apply until all Ready and Synced
 	DeleteSubmit time.Duration // kubectl delete -f alone
-	Deleted      time.Duration // from kubectl delete until no resource and no Keystone object is left
+	Deleted      time.Duration // from kubectl delete until no resource and no object on the server is left
 	FloorCreate  time.Duration
 	FloorDelete  time.Duration
 	SteadyWindow time.Duration
 	SteadyPhase  string
 	Drift        driftResult
 	Phases       []phaseResult
-	FloorLine    string // ksfloor's own FLOOR line, verbatim
+	FloorLine    string // the floor's FLOOR line, verbatim
 	Incomplete   string // why the run stopped early, if it did
 }
 
@@ -95,8 +112,8 @@ func (r result) write(w io.Writer) error {
 	}
 	p("provider    : %s", strings.Join(r.ProviderArgs, " "))
 	p("apply       : every resource Ready and Synced %s after kubectl apply started (kubectl apply -f itself: %s)", measured(r.ToReady), measured(r.Submit))
-	p("delete      : every resource gone and no object left in Keystone %s after kubectl delete started (kubectl delete -f itself: %s)", measured(r.Deleted), measured(r.DeleteSubmit))
-	p("floor       : create %s, delete %s (ksfloor -workload-c 10, same fresh Keystone, same run)", measured(r.FloorCreate), measured(r.FloorDelete))
+	p("delete      : every resource gone and no object left in %s %s after kubectl delete started (kubectl delete -f itself: %s)", r.System, measured(r.Deleted), measured(r.DeleteSubmit))
+	p("floor       : create %s, delete %s (%s, same fresh %s, same run)", measured(r.FloorCreate), measured(r.FloorDelete), r.FloorHow, r.System)
 	p("ratios      : create provider/floor %.2fx, delete provider/floor %.2fx (issue 12's goal: both <= 1.25x)", ratio(r.ToReady, r.FloorCreate), ratio(r.Deleted, r.FloorDelete))
 	rate, t := r.steadyRate()
 	p("steady state: %s = %.1f poll intervals of %s: %.2f requests/resource/poll (goal <= 0.2), %d writes, %d token requests", secs(r.SteadyWindow), r.SteadyWindow.Seconds()/max(r.Poll.Seconds(), 1e-9), r.Poll, rate, t.Writes, t.Auth)
@@ -104,10 +121,12 @@ func (r result) write(w io.Writer) error {
 	case r.Drift.Object == "":
 		p("drift       : not measured")
 	case r.Drift.Reverted:
-		p("drift       : %s of %s changed straight in Keystone: reverted after %s (poll interval %s)", r.Drift.Change, r.Drift.Object, secs(r.Drift.After), r.Poll)
+		p("drift       : %s of %s changed straight in %s: reverted after %s (poll interval %s)%s", r.Drift.Change, r.Drift.Object, r.System, secs(r.Drift.After), r.Poll, r.Drift.verdict())
 	default:
-		p("drift       : %s of %s changed straight in Keystone: NOT reverted within %s (poll interval %s)", r.Drift.Change, r.Drift.Object, secs(r.Drift.Timeout), r.Poll)
+		p("drift       : %s of %s changed straight in %s: NOT reverted within %s (poll interval %s)%s", r.Drift.Change, r.Drift.Object, r.System, secs(r.Drift.Timeout), r.Poll, r.Drift.verdict())
 	}
+	p("steady/kind : %s", r.kindLine())
+	p("hot loops   : %s", r.hotLoopLine())
 	var peak uint64
 	var cpu float64
 	for _, ph := range r.Phases {
@@ -115,7 +134,7 @@ func (r result) write(w io.Writer) error {
 	}
 	p("resources   : provider RSS max %.1f MiB, CPU %.2f s over all phases (per phase below)", mib(peak), cpu)
 	if r.FloorLine != "" {
-		p("ksfloor     : %s", r.FloorLine)
+		p("%-12s: %s", strings.Fields(r.FloorHow + " floor")[0], r.FloorLine)
 	}
 	p("")
 	p("%-8s %8s %9s %7s %6s %7s %12s  %s", "phase", "wall_s", "requests", "writes", "tokens", "cpu_s", "rss_max_MiB", "statuses")

@@ -11,19 +11,22 @@ import (
 func TestSummary(t *testing.T) {
 	r := result{
 		N: 2, Resources: 7, Kinds: "1 Domain, 2 Projects, 1 Groups, 2 RoleAssignments, 1 observed Role member",
+		System: "Keystone", FloorHow: "ksfloor -workload-c 10", PerResource: (&keystoneSystem{w: workload{N: 2}}).perResource(),
 		ProviderArgs: []string{"provider", "--poll=10s"}, Poll: 10 * time.Second,
 		Submit: 2 * time.Second, ToReady: 30 * time.Second, DeleteSubmit: time.Second, Deleted: 20 * time.Second,
 		FloorCreate: 10 * time.Second, FloorDelete: 16 * time.Second,
 		SteadyWindow: 30 * time.Second, SteadyPhase: "steady",
-		Drift:     driftResult{Object: "Project bench/project-0001", Change: "description", Reverted: true, After: 4500 * time.Millisecond},
+		Drift: driftResult{Object: "Project bench/project-0001", Change: "description", Reverted: true, After: 4500 * time.Millisecond,
+			Bound: 11 * time.Second},
 		FloorLine: "FLOOR n=2 workload_c10_create_s=10.00 workload_c10_delete_s=16.00 errors=0",
 		Phases: []phaseResult{
 			{Name: "apply", Wall: 30 * time.Second, CPU: 1.5, RSSMax: 64 << 20,
 				Requests: map[string]int{"POST /v3/projects": 2, "GET /v3/projects/{id}": 4, "POST /v3/auth/tokens": 1},
 				Statuses: map[int]int{201: 3, 200: 4}},
-			// 21 requests for 7 resources over 3 polls: 1 per resource per poll.
+			// 21 requests for 7 resources over 3 polls: 1 per resource per poll, each by its kind's path.
 			{Name: "steady", Wall: 30 * time.Second, CPU: 0.25, RSSMax: 65 << 20,
-				Requests: map[string]int{"GET /v3/projects/{id}": 21}, Statuses: map[int]int{200: 21}},
+				Requests: map[string]int{"GET /v3/projects/{id}": 6, "GET /v3/projects/{id}/groups/{id}/roles/{id}": 6,
+					"GET /v3/groups/{id}": 3, "GET /v3/domains/{id}": 3, "GET /v3/roles/{id}": 3}, Statuses: map[int]int{200: 21}},
 			{Name: "drift", Wall: 5 * time.Second},
 		},
 	}
@@ -38,7 +41,9 @@ delete      : every resource gone and no object left in Keystone 20.0 s after ku
 floor       : create 10.0 s, delete 16.0 s (ksfloor -workload-c 10, same fresh Keystone, same run)
 ratios      : create provider/floor 3.00x, delete provider/floor 1.25x (issue 12's goal: both <= 1.25x)
 steady state: 30.0 s = 3.0 poll intervals of 10s: 1.00 requests/resource/poll (goal <= 0.2), 0 writes, 0 token requests
-drift       : description of Project bench/project-0001 changed straight in Keystone: reverted after 4.5 s (poll interval 10s)
+drift       : description of Project bench/project-0001 changed straight in Keystone: reverted after 4.5 s (poll interval 10s); within one poll plus jitter (11.0 s): yes
+steady/kind : RoleAssignment 1.00, Project 1.00, Group 1.00, Domain 1.00, Role 1.00 requests/resource/poll
+hot loops   : none (no kind, path template or object above 2 requests/resource/poll in steady state)
 resources   : provider RSS max 65.0 MiB, CPU 1.75 s over all phases (per phase below)
 ksfloor     : FLOOR n=2 workload_c10_create_s=10.00 workload_c10_delete_s=16.00 errors=0
 
@@ -53,7 +58,11 @@ apply:
         2  POST /v3/projects
         1  POST /v3/auth/tokens
 steady:
-       21  GET /v3/projects/{id}
+        6  GET /v3/projects/{id}
+        6  GET /v3/projects/{id}/groups/{id}/roles/{id}
+        3  GET /v3/domains/{id}
+        3  GET /v3/groups/{id}
+        3  GET /v3/roles/{id}
 drift: none
 ==== end of bench-scale summary ====
 `

@@ -50,3 +50,27 @@ func TestIsWrite(t *testing.T) {
 		}
 	}
 }
+
+func TestAuthentikTemplate(t *testing.T) {
+	const uuid = "4c0f8d3b-9e2a-4f5c-8a7b-6d5e4f3a2b1c"
+	cases := map[string]struct {
+		method, path, query string
+		want                string
+	}{
+		"collection":            {"POST", "/api/v3/core/applications/", "", "POST /api/v3/core/applications/"},
+		"application by slug":   {"GET", "/api/v3/core/applications/bench-app-0001/", "", "GET /api/v3/core/applications/{slug}/"},
+		"application action":    {"POST", "/api/v3/core/applications/bench-app-0001/set_icon_url/", "", "POST /api/v3/core/applications/{slug}/set_icon_url/"},
+		"provider by integer":   {"PATCH", "/api/v3/providers/oauth2/42/", "", "PATCH /api/v3/providers/oauth2/{id}/"},
+		"group by uuid":         {"DELETE", "/api/v3/core/groups/" + uuid + "/", "", "DELETE /api/v3/core/groups/{id}/"},
+		"list with filters":     {"GET", "/api/v3/flows/instances/", "slug=a&page_size=100", "GET /api/v3/flows/instances/?page_size=*&slug=*"},
+		"names stay":            {"GET", "/api/v3/core/users/me/", "", "GET /api/v3/core/users/me/"},
+		"provider named by ...": {"GET", "/api/v3/providers/all/7/", "", "GET /api/v3/providers/all/{id}/"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, authentikTemplate(tc.method, tc.path, tc.query)); diff != "" {
+				t.Errorf("authentikTemplate(%q, %q, %q) -want +got:\n%s", tc.method, tc.path, tc.query, diff)
+			}
+		})
+	}
+}
