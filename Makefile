@@ -24,6 +24,7 @@ check-generated: generate
 build:
 	go build ./...
 	go build -o $(BIN_DIR)/provider ./cmd/provider
+	go build -o $(BIN_DIR)/kubectl-identity ./cmd/kubectl-identity
 	hack/build-packages.sh
 
 # The provider, function-identity-platform and platform Configuration packages (.xpkg, no Docker)

@@ -22,6 +22,7 @@ const (
 	errOtherNamespace  = "%s reads Secrets of its own namespace only, but names Secret %s/%s: %s"
 	fixPCNamespace     = "move the Secret into namespace %s, or use a ClusterProviderConfig"
 	fixMRNamespace     = "put the Secret in namespace %s and leave out the selector's namespace: a namespaced %s reads Secrets in its own namespace"
+	errConfigKind      = "kind %q is not one of ProviderConfig (namespaced) or ClusterProviderConfig"
 	errNoSecretNS      = "%s names Secret %q without a namespace: a cluster-scoped resource must say which namespace its Secrets are in"
 )
 
@@ -159,30 +160,52 @@ func ModernProviderConfigFor(ctx context.Context, kube client.Client, usage reso
 	if ref == nil || ref.Name == "" {
 		return nil, nil, errors.New(errNoPCRef)
 	}
-	var c Config
-	switch ref.Kind {
-	case nsidentityv1alpha1.ProviderConfigKind:
-		c = &nsidentityv1alpha1.ProviderConfig{}
-	case nsidentityv1alpha1.ClusterProviderConfigKind:
-		c = &nsidentityv1alpha1.ClusterProviderConfig{}
-	default:
+	if newConfig(ref.Kind) == nil {
 		return nil, nil, errors.Errorf(errPCKind, ref.Kind, kindOf(mg), mg.GetNamespace(), mg.GetName())
 	}
 	if err := usage.Track(ctx, mg); err != nil {
 		return nil, nil, errors.Wrap(err, errTrackUsage)
 	}
-	if ref.Kind == nsidentityv1alpha1.ProviderConfigKind {
-		if err := kube.Get(ctx, types.NamespacedName{Namespace: mg.GetNamespace(), Name: ref.Name}, c); err != nil {
-			return nil, nil, errors.Wrapf(err, errGetNamespacedPC, mg.GetNamespace(), ref.Name)
-		}
-	} else if err := kube.Get(ctx, types.NamespacedName{Name: ref.Name}, c); err != nil {
-		return nil, nil, errors.Wrapf(err, errGetClusterPC, ref.Name)
+	c, err := GetConfig(ctx, kube, ref.Kind, mg.GetNamespace(), ref.Name)
+	if err != nil {
+		return nil, nil, err
 	}
 	v := View(c)
 	if got := SystemOf(v); got != want {
 		return nil, nil, errors.Errorf(errWrongSystem, v.GetName(), got, kindOf(mg), want, map[System]string{Keystone: "keystone", Authentik: "authentik"}[want])
 	}
 	return c, SecretReader(kube, c), nil
+}
+
+// GetConfig reads the ProviderConfig (in namespace) or ClusterProviderConfig (namespace
+// ignored) of identity.m.crossplane.io named name: what a namespaced resource's
+// providerConfigRef {kind, name} names, and what the importer connects through.
+func GetConfig(ctx context.Context, kube client.Reader, kind, namespace, name string) (Config, error) {
+	c := newConfig(kind)
+	switch {
+	case c == nil:
+		return nil, errors.Errorf(errConfigKind, kind)
+	case kind == nsidentityv1alpha1.ProviderConfigKind:
+		if err := kube.Get(ctx, types.NamespacedName{Namespace: namespace, Name: name}, c); err != nil {
+			return nil, errors.Wrapf(err, errGetNamespacedPC, namespace, name)
+		}
+	default:
+		if err := kube.Get(ctx, types.NamespacedName{Name: name}, c); err != nil {
+			return nil, errors.Wrapf(err, errGetClusterPC, name)
+		}
+	}
+	return c, nil
+}
+
+// newConfig returns an empty config of the kind, nil for a kind that is neither.
+func newConfig(kind string) Config {
+	switch kind {
+	case nsidentityv1alpha1.ProviderConfigKind:
+		return &nsidentityv1alpha1.ProviderConfig{}
+	case nsidentityv1alpha1.ClusterProviderConfigKind:
+		return &nsidentityv1alpha1.ClusterProviderConfig{}
+	}
+	return nil
 }
 
 func kindOf(mg resource.Managed) string {

@@ -31,18 +31,10 @@ const (
 	typeName = "Keystone domain"
 )
 
-// domain is a Keystone domain as the identity API returns it.
-type domain struct {
-	ID          string `json:"id,omitempty"`
-	Name        string `json:"name,omitempty"`
-	Description string `json:"description"`
-	Enabled     bool   `json:"enabled"`
+// domain is a Keystone domain as the identity API returns it (keystone.Domain, the shape the importer reads too).
+type domain = keystone.Domain
 
-	// Marker is read leniently: a hand-set non-string value is no marker, not a decode error.
-	Marker keystone.MarkerAttr `json:"crossplane_provenance,omitempty"`
-}
-
-var domains = keystone.Collection[domain]{Path: "domains", Singular: "domain", Plural: "domains"}
+var domains = keystone.Domains
 
 func idOf(o domain) string { return o.ID }
 

@@ -34,18 +34,10 @@ const (
 	typeName = "Keystone group"
 )
 
-// group is a Keystone group as the identity API returns it.
-type group struct {
-	ID          string `json:"id,omitempty"`
-	Name        string `json:"name,omitempty"`
-	DomainID    string `json:"domain_id,omitempty"`
-	Description string `json:"description"`
+// group is a Keystone group as the identity API returns it (keystone.Group, the shape the importer reads too).
+type group = keystone.Group
 
-	// Marker is read leniently: a hand-set non-string value is no marker, not a decode error.
-	Marker keystone.MarkerAttr `json:"crossplane_provenance,omitempty"`
-}
-
-var groups = keystone.Collection[group]{Path: "groups", Singular: "group", Plural: "groups"}
+var groups = keystone.Groups
 
 func idOf(o group) string { return o.ID }
 

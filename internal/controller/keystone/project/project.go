@@ -42,21 +42,10 @@ const (
 	typeName = "Keystone project"
 )
 
-// project is a Keystone project as the identity API returns it.
-type project struct {
-	ID          string   `json:"id,omitempty"`
-	Name        string   `json:"name,omitempty"`
-	DomainID    string   `json:"domain_id,omitempty"`
-	ParentID    string   `json:"parent_id,omitempty"`
-	Description string   `json:"description"`
-	Enabled     bool     `json:"enabled"`
-	Tags        []string `json:"tags"`
+// project is a Keystone project as the identity API returns it (keystone.Project, the shape the importer reads too).
+type project = keystone.Project
 
-	// Marker is read leniently: a hand-set non-string value is no marker, not a decode error.
-	Marker keystone.MarkerAttr `json:"crossplane_provenance,omitempty"`
-}
-
-var projects = keystone.Collection[project]{Path: "projects", Singular: "project", Plural: "projects"}
+var projects = keystone.Projects
 
 func idOf(p project) string { return p.ID }
 

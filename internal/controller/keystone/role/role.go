@@ -34,18 +34,10 @@ const (
 	typeName = "Keystone role"
 )
 
-// role is a Keystone role as the identity API returns it. DomainID is empty for global roles.
-type role struct {
-	ID          string `json:"id,omitempty"`
-	Name        string `json:"name,omitempty"`
-	DomainID    string `json:"domain_id,omitempty"`
-	Description string `json:"description"`
+// role is a Keystone role as the identity API returns it (keystone.Role, the shape the importer reads too).
+type role = keystone.Role
 
-	// Marker is read leniently: a hand-set non-string value is no marker, not a decode error.
-	Marker keystone.MarkerAttr `json:"crossplane_provenance,omitempty"`
-}
-
-var roles = keystone.Collection[role]{Path: "roles", Singular: "role", Plural: "roles"}
+var roles = keystone.Roles
 
 func idOf(o role) string { return o.ID }
 

@@ -71,16 +71,7 @@ const AnnotationPasswordSentOnCreate = "keystone.identity.crossplane.io/password
 // user is a Keystone user as the identity API returns it, plus the state of the password
 // Secret read alongside it.
 type user struct {
-	ID               string `json:"id,omitempty"`
-	Name             string `json:"name,omitempty"`
-	DomainID         string `json:"domain_id,omitempty"`
-	Description      string `json:"description"`
-	Enabled          bool   `json:"enabled"`
-	Email            string `json:"email"`
-	DefaultProjectID string `json:"default_project_id"`
-
-	// Marker is read leniently: a hand-set non-string value is no marker, not a decode error.
-	Marker keystone.MarkerAttr `json:"crossplane_provenance,omitempty"`
+	keystone.User
 
 	// Secret is the password Secret as it stood when the user was read; nil when the spec
 	// manages no password. It is not part of Keystone's answer.

@@ -50,7 +50,7 @@ func newUser(mutate ...func(*v1alpha1.UserParameters)) *v1alpha1.User {
 }
 
 func TestObserve(t *testing.T) {
-	u := user{ID: "u1", Name: "alice", DomainID: "d1", Description: "desc", Enabled: true, Email: "a@example.com", DefaultProjectID: "p1"}
+	u := user{User: keystone.User{ID: "u1", Name: "alice", DomainID: "d1", Description: "desc", Enabled: true, Email: "a@example.com", DefaultProjectID: "p1"}}
 	withSecret := func(s *secretState) user { c := u; c.Secret = s; return c }
 	cases := map[string]struct {
 		mg         *v1alpha1.User
@@ -262,7 +262,7 @@ func TestRequests(t *testing.T) {
 	userBody := `{"user":` + userJSON + `}`
 	good := pwSecret(map[string][]byte{"password": []byte(password)})
 	ldap := map[string]answer{"GET " + ks("domains/d1/config/identity/driver"): {code: 200, body: `{"config":{"driver":"ldap"}}`}}
-	observed := user{ID: "u1", Name: "alice", DomainID: "d1", Enabled: true, Email: "a@example.com", Marker: keystone.MarkerAttr(marker.Encode())}
+	observed := user{User: keystone.User{ID: "u1", Name: "alice", DomainID: "d1", Enabled: true, Email: "a@example.com", Marker: keystone.MarkerAttr(marker.Encode())}}
 	withSecret := func(s *secretState) user { c := observed; c.Secret = s; return c }
 	withPassword := func(p *v1alpha1.UserParameters) { p.PasswordSecretRef, p.Enabled = secretRef, ptr(true) }
 	create := func(e *external, mg *v1alpha1.User) (any, error) {

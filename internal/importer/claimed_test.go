@@ -1,0 +1,45 @@
+package importer
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	"github.com/crossplane-contrib/provider-identity/apis"
+	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+)
+
+// Only resources that created or adopted their assignment (the marker annotation) claim it;
+// an observe-only one, such as an earlier import's, does not, so adopt mode can rewrite it.
+func TestClaimed(t *testing.T) {
+	s := runtime.NewScheme()
+	if err := apis.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	ann := func(en string, marked bool) map[string]string {
+		a := map[string]string{annotationExternalName: en}
+		if marked {
+			a[adoption.AnnotationMarker] = "v=v1"
+		}
+		return a
+	}
+	kube := fake.NewClientBuilder().WithScheme(s).WithObjects(
+		&v1alpha1.RoleAssignment{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "managed", Annotations: ann("k1", true)}},
+		&v1alpha1.RoleAssignment{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "observed", Annotations: ann("k2", false)}},
+		&clusterv1alpha1.RoleAssignment{ObjectMeta: metav1.ObjectMeta{Name: "legacy", Annotations: ann("k3", true)}},
+	).Build()
+	got, err := claimed(context.Background(), kube)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string]string{kindRoleAssignment: {"k1": "a/managed", "k3": "/legacy"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("claimed (-want +got):\n%s", diff)
+	}
+}

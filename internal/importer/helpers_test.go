@@ -1,0 +1,8 @@
+package importer
+
+import (
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+func cmpEmpty() cmp.Option { return cmpopts.EquateEmpty() }

@@ -1,0 +1,127 @@
+package importer
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+
+	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
+)
+
+const (
+	errNoNamespace = "--namespace is required: the namespace the resources are for"
+	errNoDir       = "--dir is required: the directory to write the manifests into"
+	errMode        = "--mode %q is neither observe nor adopt"
+)
+
+// Options are one import's settings.
+type Options struct {
+	Source Source
+	Filter Filter
+	// Namespace the resources are for; Dir the directory the files are written into.
+	Namespace, Dir string
+	Mode           Mode
+	// Factory builds the Keystone client; nil uses a fresh one.
+	Factory *keystone.Factory
+}
+
+// A Summary is what an import did.
+type Summary struct {
+	Plan
+	// Dir is where the files are; Changed is how many of them this run wrote or rewrote.
+	Dir     string
+	Changed int
+	Mode    Mode
+}
+
+// Run lists, judges and writes. In adopt mode on a directory that holds an earlier import's
+// files, only the objects of those files are rewritten: the reviewed ones.
+func Run(ctx context.Context, o Options) (Summary, error) {
+	switch {
+	case o.Namespace == "":
+		return Summary{}, errors.New(errNoNamespace)
+	case o.Dir == "":
+		return Summary{}, errors.New(errNoDir)
+	case o.Mode == "":
+		o.Mode = ModeObserve
+	case o.Mode != ModeObserve && o.Mode != ModeAdopt:
+		return Summary{}, errors.Errorf(errMode, o.Mode)
+	}
+	if err := o.Filter.Validate(); err != nil {
+		return Summary{}, err
+	}
+	f := o.Factory
+	if f == nil {
+		f = &keystone.Factory{}
+	}
+	c, err := connect(ctx, o.Source, o.Namespace, f)
+	if err != nil {
+		return Summary{}, err
+	}
+	objs, err := ListKeystone(ctx, c.sc, o.Filter)
+	if err != nil {
+		return Summary{}, err
+	}
+	t := Target{Namespace: o.Namespace, Mode: o.Mode, ProviderConfigRef: c.pcRef, Installation: c.installation}
+	if t.Claimed, err = claimed(ctx, o.Source.Kube); err != nil {
+		return Summary{}, err
+	}
+	if o.Mode == ModeAdopt {
+		only, found, err := reviewed(o.Dir)
+		if err != nil {
+			return Summary{}, err
+		}
+		if found {
+			t.Only = only
+		}
+	}
+	p, err := Build(objs, t)
+	if err != nil {
+		return Summary{}, err
+	}
+	changed, err := write(o.Dir, p)
+	return Summary{Plan: p, Dir: o.Dir, Changed: changed, Mode: o.Mode}, err
+}
+
+// Counts returns how many manifests each kind has.
+func (s Summary) Counts() map[string]int {
+	out := map[string]int{}
+	for _, f := range s.Files {
+		out[f.Kind]++
+	}
+	return out
+}
+
+// Print writes the summary for a person: files per kind, what was skipped and why, and the
+// notes on what to supply.
+func (s Summary) Print(w io.Writer) {
+	counts := s.Counts()
+	kinds := make([]string, 0, len(counts))
+	for k := range counts {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	fmt.Fprintf(w, "%d manifest(s) in %s (mode %s; %d written or rewritten by this run):\n", len(s.Files), s.Dir, s.Mode, s.Changed)
+	for _, k := range kinds {
+		fmt.Fprintf(w, "  %-16s %d\n", k, counts[k])
+	}
+	refused := 0
+	for _, sk := range s.Skipped {
+		if sk.Refused {
+			refused++
+		}
+	}
+	if len(s.Skipped) > 0 {
+		fmt.Fprintf(w, "%d object(s) skipped (%d refused as possibly another installation's):\n", len(s.Skipped), refused)
+		for _, sk := range s.Skipped {
+			fmt.Fprintf(w, "  %s %s\n", sk.Describe, sk.Reason)
+		}
+	}
+	if len(s.Notes) > 0 {
+		fmt.Fprintf(w, "%d note(s):\n  %s\n", len(s.Notes), strings.Join(s.Notes, "\n  "))
+	}
+}
