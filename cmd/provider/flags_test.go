@@ -6,6 +6,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 )
 
 // defaults is the configuration of a provider started without flags.
@@ -119,4 +122,28 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// A shared list answers reads for half the poll jitter, over one poll interval; without jitter
+// nothing is shared.
+func TestSharedReads(t *testing.T) {
+	cases := map[string]struct {
+		args []string
+		want clients.SharedReadOptions
+	}{
+		"Defaults":   {want: clients.SharedReadOptions{Fresh: 3 * time.Second, Window: time.Minute}},
+		"LongerPoll": {args: []string{"--poll=10m", "--poll-jitter-percentage=5"}, want: clients.SharedReadOptions{Fresh: 15 * time.Second, Window: 10 * time.Minute}},
+		"NoJitter":   {args: []string{"--poll-jitter-percentage=0"}, want: clients.SharedReadOptions{Window: time.Minute}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c, err := parseFlags("/usr/local/bin/provider", tc.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, sharedReads(c), cmpopts.IgnoreFields(clients.SharedReadOptions{}, "Now")); diff != "" {
+				t.Errorf("sharedReads(%v): -want, +got:\n%s", tc.args, diff)
+			}
+		})
+	}
 }
