@@ -329,7 +329,7 @@ func TestAuthentikGroupSteadyStateRequests(t *testing.T) {
 		delete(d, p)
 	}
 	for k, v := range d {
-		if strings.HasPrefix(k, "GET /api/v3/core/groups/?") {
+		if k == "GET /api/v3/core/groups/" { // the counter keys a request by its path: a list page
 			reads += v
 			delete(d, k)
 		}
