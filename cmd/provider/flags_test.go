@@ -93,6 +93,16 @@ func TestParseFlags(t *testing.T) {
 			}),
 			wantJitter: 6 * time.Second,
 		},
+		"Pprof": {
+			args:       []string{"--pprof-bind-address=127.0.0.1:6060"},
+			want:       with(func(c *config) { c.PprofAddr = "127.0.0.1:6060" }),
+			wantJitter: 6 * time.Second,
+		},
+		"PprofFromEnvironment": {
+			env:        map[string]string{"PROVIDER_PPROF_BIND_ADDRESS": "127.0.0.1:6061"},
+			want:       with(func(c *config) { c.PprofAddr = "127.0.0.1:6061" }),
+			wantJitter: 6 * time.Second,
+		},
 		"UnknownFlag": {
 			args:    []string{"--poll-jitter=5s"},
 			wantErr: "unknown long flag '--poll-jitter'",

@@ -44,6 +44,7 @@ func main() {
 		RenewDeadline:              ptr(50 * time.Second),
 		Metrics:                    metricsserver.Options{BindAddress: c.MetricsAddr},
 		HealthProbeBindAddress:     c.ProbeAddr,
+		PprofBindAddress:           c.PprofAddr,
 	})
 	kingpin.FatalIfError(err, "Cannot create the controller manager")
 	kingpin.FatalIfError(apis.AddToScheme(mgr.GetScheme()), "Cannot add the provider's APIs to the scheme")
