@@ -8,7 +8,6 @@ import (
 
 	"github.com/alecthomas/kingpin/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
@@ -36,7 +35,8 @@ func main() {
 	kingpin.FatalIfError(err, "Cannot get the API server's configuration")
 
 	mgr, err := ctrl.NewManager(ratelimiter.LimitRESTConfig(cfg, c.MaxReconcileRate), ctrl.Options{
-		Cache:                      cache.Options{SyncPeriod: &c.SyncInterval},
+		Cache:                      controller.CacheOptions(&c.SyncInterval),
+		NewClient:                  controller.NewClient,
 		LeaderElection:             c.LeaderElection,
 		LeaderElectionID:           "crossplane-leader-election-provider-identity",
 		LeaderElectionResourceLock: "leases",
