@@ -30,6 +30,12 @@ func main() {
 	log := logging.NewLogrLogger(zl.WithName("provider-identity"))
 	// controller-runtime logs through this logger; without it, its messages are dropped.
 	ctrl.SetLogger(zl)
+	if l := setMemoryLimit(c); l > 0 {
+		log.Info("Go runtime soft memory limit set from the container's memory limit", "bytes", l, "memory-limit-percentage", c.MemoryLimitPercentage)
+	}
+	if p := setGCPercent(c); p > 0 {
+		log.Info("Go runtime GC target set", "gc-percent", p)
+	}
 
 	cfg, err := ctrl.GetConfig()
 	kingpin.FatalIfError(err, "Cannot get the API server's configuration")
