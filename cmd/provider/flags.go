@@ -25,7 +25,7 @@ type config struct {
 	MetricsAddr              string
 	ProbeAddr                string
 	PprofAddr                string
-	MemoryLimitPercentage    uint
+	MemoryLimitPercentage    int
 	GCPercent                int
 	EnableManagementPolicies bool
 	EnableChangeLogs         bool
@@ -65,7 +65,7 @@ func parseFlags(name string, args []string) (config, error) {
 	// Off by default: the profiles show the provider's internals (and, in a heap profile,
 	// fragments of what it holds), so they are served only when asked for, on loopback best.
 	app.Flag("pprof-bind-address", "Address Go's pprof endpoints (/debug/pprof/) listen on, e.g. 127.0.0.1:6060; empty (the default) serves none.").Default("").StringVar(&c.PprofAddr)
-	app.Flag("memory-limit-percentage", "Unless GOMEMLIMIT is set, give the Go runtime a soft memory limit of this percentage of the container's memory limit, when it has one (0: none).").Default("90").UintVar(&c.MemoryLimitPercentage)
+	app.Flag("memory-limit-percentage", "Unless GOMEMLIMIT is set, give the Go runtime a soft memory limit of this percentage of the container's memory limit, when it has one (0: none).").Default("90").IntVar(&c.MemoryLimitPercentage)
 	app.Flag("gc-percent", "Unless GOGC is set, the Go runtime's GC target: the heap may grow by this percentage of what is live before a collection (Go's default is 100).").Default("50").IntVar(&c.GCPercent)
 	app.Flag("enable-management-policies", "Honour spec.managementPolicies (Observe-only resources, no Delete). Without it a resource with policies other than [\"*\"] is refused.").Default("true").Envar("ENABLE_MANAGEMENT_POLICIES").BoolVar(&c.EnableManagementPolicies)
 	app.Flag("enable-changelogs", "Send a change log entry for every create, update and delete to the change logs sidecar.").Default("false").Envar("ENABLE_CHANGE_LOGS").BoolVar(&c.EnableChangeLogs)

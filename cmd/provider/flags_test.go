@@ -119,6 +119,10 @@ func TestParseFlags(t *testing.T) {
 			args:    []string{"--memory-limit-percentage=101"},
 			wantErr: fmt.Sprintf(errFmtMemoryLimitPercentage, 101),
 		},
+		"NegativeMemoryLimitRefused": {
+			args:    []string{"--memory-limit-percentage=-1"},
+			wantErr: fmt.Sprintf(errFmtMemoryLimitPercentage, -1),
+		},
 		"GoDefaultGC": {
 			args:       []string{"--gc-percent=100"},
 			want:       with(func(c *config) { c.GCPercent = 100 }),

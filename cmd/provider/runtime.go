@@ -11,7 +11,7 @@ import (
 
 const errFmtGCPercent = "--gc-percent %d is not above 0: a GC target of 0 collects garbage continuously; use 50 (the default), 100 (Go's default) or more, or set GOGC=off in the environment to turn the collector off"
 
-const errFmtMemoryLimitPercentage = "--memory-limit-percentage %d is above 100: the Go runtime's soft limit must stay below the container's memory limit; use a value from 0 (off) to 100, 90 leaves room for what the runtime does not count"
+const errFmtMemoryLimitPercentage = "--memory-limit-percentage %d is not from 0 to 100: the Go runtime's soft limit must stay below the container's memory limit; use a value from 0 (off) to 100, 90 leaves room for what the runtime does not count"
 
 // The files a container's memory limit is read from: cgroup v2's, then cgroup v1's.
 var cgroupMemoryLimitFiles = []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}
@@ -26,8 +26,8 @@ const noCgroupLimit = int64(1) << 62
 // the heap small when it could (GOGC alone lets it grow to twice what is live). It is 0 (leave
 // the runtime alone) when GOMEMLIMIT is set (the runtime already honours it), when percentage
 // is 0, or when no limit is found (a process outside a container, or one without a limit).
-func memoryLimit(getenv func(string) (string, bool), readFile func(string) ([]byte, error), files []string, percentage uint) int64 {
-	if _, ok := getenv("GOMEMLIMIT"); ok || percentage == 0 {
+func memoryLimit(getenv func(string) (string, bool), readFile func(string) ([]byte, error), files []string, percentage int) int64 {
+	if _, ok := getenv("GOMEMLIMIT"); ok || percentage <= 0 {
 		return 0
 	}
 	for _, f := range files {
@@ -77,9 +77,9 @@ func setGCPercent(c config) int {
 	return p
 }
 
-// checkMemoryLimitPercentage refuses a percentage above 100.
-func checkMemoryLimitPercentage(p uint) error {
-	if p > 100 {
+// checkMemoryLimitPercentage refuses a percentage outside 0 to 100.
+func checkMemoryLimitPercentage(p int) error {
+	if p < 0 || p > 100 {
 		return errors.Errorf(errFmtMemoryLimitPercentage, p)
 	}
 	return nil

@@ -12,7 +12,7 @@ func TestMemoryLimit(t *testing.T) {
 	cases := map[string]struct {
 		env        map[string]string
 		contents   map[string]string
-		percentage uint
+		percentage int
 		want       int64
 	}{
 		"CgroupV2Limit": {
