@@ -7,8 +7,11 @@
 # SYSTEM=authentik (make bench-scale SYSTEM=authentik) measures the authentik workload instead
 # (N Applications with their OAuth2Providers, N/2 Groups) against a fresh in-repo authentik API
 # server (hack/authentik.sh), with bench-scale's own floor; Keystone and ksfloor are then not
-# needed. POLL sets the provider's --poll (default 30s). Everything is stopped on exit; the
-# manifests, logs and summary stay in the printed directory (BENCH_KEEP=0 removes them too).
+# needed. POLL sets the provider's --poll (default 30s). BENCH_ARGS passes more flags to
+# bench-scale, e.g. BENCH_ARGS='-skip floor,drift,delete -provider-args=--pprof-bind-address=127.0.0.1:6060'
+# for a quick memory run with heap profiles (-provider-env=GOMEMLIMIT=64MiB sets the provider's
+# environment alone). Everything is stopped on exit; the manifests, logs and summary stay in the
+# printed directory (BENCH_KEEP=0 removes them too).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -81,7 +84,7 @@ log "bench-scale SYSTEM=$SYSTEM N=$N, provider --poll=$POLL (this takes several 
 # In the background with `wait`, so that SIGTERM or Ctrl-C reach the traps (and bench-scale,
 # which stops the provider it started) at once.
 "$BIN/bench-scale" -system "$SYSTEM" -n "$N" -poll "$POLL" -kubeconfig "$KUBECONFIG_PATH" -kubectl "$KUBEBUILDER_ASSETS/kubectl" \
-  "${SYSTEM_ARGS[@]}" -provider "$BIN/provider" -dir "$STATE_DIR" &
+  "${SYSTEM_ARGS[@]}" -provider "$BIN/provider" -dir "$STATE_DIR" ${BENCH_ARGS:-} &
 child=$!
 trap 'kill -TERM "$child" 2>/dev/null; wait "$child"; exit 143' TERM
 trap 'kill -TERM "$child" 2>/dev/null; wait "$child"; exit 130' INT

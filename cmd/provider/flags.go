@@ -24,6 +24,9 @@ type config struct {
 	MaxRequestsPerEndpoint   int
 	MetricsAddr              string
 	ProbeAddr                string
+	PprofAddr                string
+	MemoryLimitPercentage    int
+	GCPercent                int
 	EnableManagementPolicies bool
 	EnableChangeLogs         bool
 	ChangeLogsSocketPath     string
@@ -59,6 +62,11 @@ func parseFlags(name string, args []string) (config, error) {
 	app.Flag("max-requests-per-endpoint", "The most requests in flight to one Keystone or authentik endpoint at once, across every ProviderConfig (0: no limit). After a 429, a 503 or a connection error the endpoint gets no request for its Retry-After, or a pause from 1 s doubling up to 30 s.").Default("10").IntVar(&c.MaxRequestsPerEndpoint)
 	app.Flag("metrics-bind-address", "Address the Prometheus metrics endpoint listens on.").Default(":8080").StringVar(&c.MetricsAddr)
 	app.Flag("health-probe-bind-address", "Address the health and readiness probes listen on.").Default(":8081").StringVar(&c.ProbeAddr)
+	// Off by default: the profiles show the provider's internals (and, in a heap profile,
+	// fragments of what it holds), so they are served only when asked for, on loopback best.
+	app.Flag("pprof-bind-address", "Address Go's pprof endpoints (/debug/pprof/) listen on, e.g. 127.0.0.1:6060; empty (the default) serves none.").Default("").StringVar(&c.PprofAddr)
+	app.Flag("memory-limit-percentage", "Unless GOMEMLIMIT is set, give the Go runtime a soft memory limit of this percentage of the container's memory limit, when it has one (0: none).").Default("90").IntVar(&c.MemoryLimitPercentage)
+	app.Flag("gc-percent", "Unless GOGC is set, the Go runtime's GC target: the heap may grow by this percentage of what is live before a collection (Go's default is 100).").Default("50").IntVar(&c.GCPercent)
 	app.Flag("enable-management-policies", "Honour spec.managementPolicies (Observe-only resources, no Delete). Without it a resource with policies other than [\"*\"] is refused.").Default("true").Envar("ENABLE_MANAGEMENT_POLICIES").BoolVar(&c.EnableManagementPolicies)
 	app.Flag("enable-changelogs", "Send a change log entry for every create, update and delete to the change logs sidecar.").Default("false").Envar("ENABLE_CHANGE_LOGS").BoolVar(&c.EnableChangeLogs)
 	app.Flag("changelogs-socket-path", "Unix socket of the change logs sidecar (with --enable-changelogs).").Default("/var/run/changelogs/changelogs.sock").Envar("CHANGELOGS_SOCKET_PATH").StringVar(&c.ChangeLogsSocketPath)
@@ -67,6 +75,12 @@ func parseFlags(name string, args []string) (config, error) {
 	}
 	if c.PollJitterPercentage >= 100 {
 		return config{}, errors.Errorf(errFmtPollJitter, c.PollJitterPercentage)
+	}
+	if err := checkMemoryLimitPercentage(c.MemoryLimitPercentage); err != nil {
+		return config{}, err
+	}
+	if err := checkGCPercent(c.GCPercent); err != nil {
+		return config{}, err
 	}
 	return c, nil
 }

@@ -20,6 +20,8 @@ var defaults = config{
 	MaxReconcileRate:         100,
 	MaxConcurrentReconciles:  10,
 	MaxRequestsPerEndpoint:   10,
+	MemoryLimitPercentage:    90,
+	GCPercent:                50,
 	MetricsAddr:              ":8080",
 	ProbeAddr:                ":8081",
 	EnableManagementPolicies: true,
@@ -92,6 +94,43 @@ func TestParseFlags(t *testing.T) {
 				c.MaxRequestsPerEndpoint, c.MaxReconcileRate, c.MaxConcurrentReconciles = 4, 20, 5
 			}),
 			wantJitter: 6 * time.Second,
+		},
+		"Pprof": {
+			args:       []string{"--pprof-bind-address=127.0.0.1:6060"},
+			want:       with(func(c *config) { c.PprofAddr = "127.0.0.1:6060" }),
+			wantJitter: 6 * time.Second,
+		},
+		"PprofFromEnvironment": {
+			env:        map[string]string{"PROVIDER_PPROF_BIND_ADDRESS": "127.0.0.1:6061"},
+			want:       with(func(c *config) { c.PprofAddr = "127.0.0.1:6061" }),
+			wantJitter: 6 * time.Second,
+		},
+		"MemoryLimitOff": {
+			args:       []string{"--memory-limit-percentage=0"},
+			want:       with(func(c *config) { c.MemoryLimitPercentage = 0 }),
+			wantJitter: 6 * time.Second,
+		},
+		"MemoryLimitOfTheWholeContainer": {
+			args:       []string{"--memory-limit-percentage=100"},
+			want:       with(func(c *config) { c.MemoryLimitPercentage = 100 }),
+			wantJitter: 6 * time.Second,
+		},
+		"MemoryLimitAboveTheContainerRefused": {
+			args:    []string{"--memory-limit-percentage=101"},
+			wantErr: fmt.Sprintf(errFmtMemoryLimitPercentage, 101),
+		},
+		"NegativeMemoryLimitRefused": {
+			args:    []string{"--memory-limit-percentage=-1"},
+			wantErr: fmt.Sprintf(errFmtMemoryLimitPercentage, -1),
+		},
+		"GoDefaultGC": {
+			args:       []string{"--gc-percent=100"},
+			want:       with(func(c *config) { c.GCPercent = 100 }),
+			wantJitter: 6 * time.Second,
+		},
+		"ContinuousGCRefused": {
+			args:    []string{"--gc-percent=0"},
+			wantErr: fmt.Sprintf(errFmtGCPercent, 0),
 		},
 		"UnknownFlag": {
 			args:    []string{"--poll-jitter=5s"},

@@ -8,7 +8,6 @@ import (
 
 	"github.com/alecthomas/kingpin/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
@@ -31,12 +30,19 @@ func main() {
 	log := logging.NewLogrLogger(zl.WithName("provider-identity"))
 	// controller-runtime logs through this logger; without it, its messages are dropped.
 	ctrl.SetLogger(zl)
+	if l := setMemoryLimit(c); l > 0 {
+		log.Info("Go runtime soft memory limit set from the container's memory limit", "bytes", l, "memory-limit-percentage", c.MemoryLimitPercentage)
+	}
+	if p := setGCPercent(c); p > 0 {
+		log.Info("Go runtime GC target set", "gc-percent", p)
+	}
 
 	cfg, err := ctrl.GetConfig()
 	kingpin.FatalIfError(err, "Cannot get the API server's configuration")
 
 	mgr, err := ctrl.NewManager(ratelimiter.LimitRESTConfig(cfg, c.MaxReconcileRate), ctrl.Options{
-		Cache:                      cache.Options{SyncPeriod: &c.SyncInterval},
+		Cache:                      controller.CacheOptions(&c.SyncInterval),
+		NewClient:                  controller.NewClient,
 		LeaderElection:             c.LeaderElection,
 		LeaderElectionID:           "crossplane-leader-election-provider-identity",
 		LeaderElectionResourceLock: "leases",
@@ -44,6 +50,7 @@ func main() {
 		RenewDeadline:              ptr(50 * time.Second),
 		Metrics:                    metricsserver.Options{BindAddress: c.MetricsAddr},
 		HealthProbeBindAddress:     c.ProbeAddr,
+		PprofBindAddress:           c.PprofAddr,
 	})
 	kingpin.FatalIfError(err, "Cannot create the controller manager")
 	kingpin.FatalIfError(apis.AddToScheme(mgr.GetScheme()), "Cannot add the provider's APIs to the scheme")

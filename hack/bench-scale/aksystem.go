@@ -45,8 +45,15 @@ func (s *authentikSystem) perResource() []kindCount {
 }
 
 // floor runs akFloor under its own name prefix, so that its objects never meet the provider's.
+func (s *authentikSystem) connect(context.Context) error {
+	if s.ak == nil {
+		s.ak = newAuthentikAdmin(s.o.AuthentikURL, s.token)
+	}
+	return nil
+}
+
 func (s *authentikSystem) floor(ctx context.Context, log *errWriter) (floorResult, error) {
-	s.ak = newAuthentikAdmin(s.o.AuthentikURL, s.token)
+	_ = s.connect(ctx)
 	fw := s.w
 	fw.Prefix = "floor"
 	log.printf("bench-scale: akfloor -n %d with 10 clients against %s\n", s.o.N, s.ak.base)

@@ -26,6 +26,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -45,6 +46,15 @@ type options struct {
 	AuthentikURL string
 	Provider     string
 	Dir          string
+	// Skip names steps left out of a quicker run (floor, drift, delete), e.g. to measure only
+	// memory at a size; their figures then read "not measured".
+	Skip map[string]bool
+	// ProviderArgs are more flags for the provider, e.g. --pprof-bind-address=127.0.0.1:6060,
+	// which also makes the bench save a heap profile at the end of the apply and steady phases.
+	ProviderArgs []string
+	// ProviderEnv are more environment variables for the provider alone (GOMEMLIMIT=64MiB, say:
+	// set for the bench, it would reach the control plane's Go programs too).
+	ProviderEnv []string
 }
 
 func main() {
@@ -71,7 +81,17 @@ func benchMain() error {
 	flag.StringVar(&o.KSFloor, "ksfloor", "", "ksfloor binary built from ../shared/bench/ksfloor (keystone only)")
 	flag.StringVar(&o.AuthentikURL, "authentik-url", os.Getenv("AUTHENTIK_URL"), "the authentik API server's URL (without /api/v3)")
 	flag.StringVar(&o.Dir, "dir", os.TempDir(), "directory for the manifests, the provider's log and the summary")
+	skip := flag.String("skip", "", "comma-separated steps to leave out: floor, drift, delete")
+	provArgs := flag.String("provider-args", "", "space-separated extra flags for the provider (--pprof-bind-address=ADDR also saves heap-<phase>.pb.gz in -dir)")
+	provEnv := flag.String("provider-env", "", "space-separated KEY=VALUE environment variables for the provider alone, e.g. GOMEMLIMIT=64MiB")
 	flag.Parse()
+	var err error
+	if o.Skip, err = parseSkip(*skip); err != nil {
+		fmt.Fprintln(os.Stderr, "bench-scale:", err)
+		os.Exit(2)
+	}
+	o.ProviderArgs = strings.Fields(*provArgs)
+	o.ProviderEnv = strings.Fields(*provEnv)
 	if o.Seed == 0 {
 		o.Seed = uint64(time.Now().UnixNano())
 	}
@@ -127,10 +147,17 @@ func run(ctx context.Context, o options, env func(string) string, log io.Writer)
 			err = fmt.Errorf("writing the progress log: %w", b.log.err)
 		}
 	}()
-	for _, step := range []func(context.Context) error{
-		b.floor, b.prepare, b.startup, b.apply, b.steady, b.drift, b.delete,
+	for _, step := range []struct {
+		name string
+		run  func(context.Context) error
+	}{
+		{"floor", b.floor}, {"prepare", b.prepare}, {"startup", b.startup}, {"apply", b.apply},
+		{"steady", b.steady}, {"drift", b.drift}, {"delete", b.delete},
 	} {
-		if err := step(ctx); err != nil {
+		if o.Skip[step.name] {
+			continue
+		}
+		if err := step.run(ctx); err != nil {
 			return r, err
 		}
 	}
@@ -156,6 +183,9 @@ func (b *bench) floor(ctx context.Context) error {
 // prepare starts the counting proxy, points the system at it, and applies the setup manifest
 // (the workload's manifest is only written, for the apply phase).
 func (b *bench) prepare(ctx context.Context) error {
+	if err := b.sys.connect(ctx); err != nil {
+		return err
+	}
 	target, err := url.Parse(b.sys.target())
 	if err != nil {
 		return err
@@ -188,13 +218,13 @@ func (b *bench) prepare(ctx context.Context) error {
 // startup starts the provider and its sampler, and the phases with it, and waits until its
 // controllers run.
 func (b *bench) startup(ctx context.Context) error {
-	prov, err := startProvider(ctx, b.o.Provider, b.o.Kubeconfig, filepath.Join(b.o.Dir, "provider.log"), b.o.Poll)
+	prov, err := startProvider(ctx, b.o.Provider, b.o.Kubeconfig, filepath.Join(b.o.Dir, "provider.log"), b.o.Poll, b.o.ProviderArgs, b.o.ProviderEnv)
 	if err != nil {
 		return err
 	}
 	b.prov = prov
 	b.cleanups = append(b.cleanups, prov.stop)
-	b.r.ProviderArgs = slices.Concat(prov.args, []string{"(every other flag at its default)"})
+	b.r.ProviderArgs = slices.Concat(goEnv(b.o.ProviderEnv), prov.args, []string{"(every other flag at its default)"})
 	ps := newProcSampler(ctx, prov.pid(), 250*time.Millisecond)
 	b.cleanups = append(b.cleanups, ps.close)
 	b.ph = &phases{c: b.c, ps: ps}
@@ -224,6 +254,7 @@ func (b *bench) apply(ctx context.Context) error {
 	}
 	b.r.ToReady = time.Since(t0)
 	b.log.printf("bench-scale: all %d resources Ready and Synced after %s\n", b.r.Resources, secs(b.r.ToReady))
+	b.saveHeap(ctx, "apply")
 	return nil
 }
 
@@ -239,6 +270,7 @@ func (b *bench) steady(ctx context.Context) error {
 	if err := sleep(ctx, b.r.SteadyWindow); err != nil {
 		return err
 	}
+	b.saveHeap(ctx, "steady")
 	return b.prov.exited()
 }
 

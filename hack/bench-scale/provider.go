@@ -18,6 +18,7 @@ type providerProc struct {
 	cmd   *exec.Cmd
 	args  []string
 	probe string
+	pprof string        // the provider's pprof address, if it serves one
 	exit  chan struct{} // closed once the process has exited; err is then its exit
 	err   error
 }
@@ -25,7 +26,7 @@ type providerProc struct {
 // startProvider runs bin with the provider's default flags but --poll, and with its metrics and
 // health probe endpoints on free loopback ports (the defaults, :8080 and :8081 on every
 // interface, may be taken by another engineer's run on this machine).
-func startProvider(ctx context.Context, bin, kubeconfig, logPath string, poll time.Duration) (*providerProc, error) {
+func startProvider(ctx context.Context, bin, kubeconfig, logPath string, poll time.Duration, extra, env []string) (*providerProc, error) {
 	metrics, err := freePort(ctx)
 	if err != nil {
 		return nil, err
@@ -34,7 +35,7 @@ func startProvider(ctx context.Context, bin, kubeconfig, logPath string, poll ti
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"--poll=" + poll.String(), "--metrics-bind-address=" + metrics, "--health-probe-bind-address=" + probe}
+	args := append([]string{"--poll=" + poll.String(), "--metrics-bind-address=" + metrics, "--health-probe-bind-address=" + probe}, extra...)
 	logf, err := os.Create(logPath) //nolint:gosec // G304: the log's path is the bench's own -dir flag
 	if err != nil {
 		return nil, err
@@ -42,7 +43,7 @@ func startProvider(ctx context.Context, bin, kubeconfig, logPath string, poll ti
 	// Without the run's cancellation: an interrupted run must not SIGKILL the provider; stop
 	// ends it in order, SIGTERM first (a second signal would make it exit at once).
 	cmd := exec.CommandContext(context.WithoutCancel(ctx), bin, args...) //nolint:gosec // G204: bin is the bench's own -provider flag
-	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
+	cmd.Env = append(append(os.Environ(), "KUBECONFIG="+kubeconfig), env...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	// Its own process group: a Ctrl-C at the terminal reaches the bench, which stops it in order.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -50,7 +51,7 @@ func startProvider(ctx context.Context, bin, kubeconfig, logPath string, poll ti
 		_ = logf.Close()
 		return nil, err
 	}
-	p := &providerProc{cmd: cmd, args: append([]string{"provider"}, args...), probe: probe, exit: make(chan struct{})}
+	p := &providerProc{cmd: cmd, args: append([]string{"provider"}, args...), probe: probe, pprof: pprofAddr(extra), exit: make(chan struct{})}
 	go func() {
 		p.err = cmd.Wait()
 		_ = logf.Close()

@@ -23,9 +23,11 @@ type system interface {
 	// resource per poll: the count of the kind whose path it starts with.
 	perResource() []kindCount
 	template(method, path, query string) string
+	// connect makes the bench's own client of the server, once (the floor may be skipped).
+	connect(ctx context.Context) error
 	// floor measures the floor, before anything else talks to the fresh server.
 	floor(ctx context.Context, log *errWriter) (floorResult, error)
-	// target is the URL the counting proxy forwards to (known once floor ran).
+	// target is the URL the counting proxy forwards to (known once connect ran).
 	target() string
 	// setup points what the provider reads at the proxy and returns the setup manifest.
 	setup(ctx context.Context, proxy string) (string, error)
@@ -94,12 +96,23 @@ func (s *keystoneSystem) perResource() []kindCount {
 }
 
 // floor runs ksfloor first, while nothing else talks to this fresh Keystone.
-func (s *keystoneSystem) floor(ctx context.Context, log *errWriter) (floorResult, error) {
+func (s *keystoneSystem) connect(ctx context.Context) error {
+	if s.ks != nil {
+		return nil
+	}
 	ks, err := newKeystoneAdmin(ctx, s.o.KeystoneURL, s.password)
 	if err != nil {
-		return floorResult{}, err
+		return err
 	}
 	s.ks = ks
+	return nil
+}
+
+func (s *keystoneSystem) floor(ctx context.Context, log *errWriter) (floorResult, error) {
+	if err := s.connect(ctx); err != nil {
+		return floorResult{}, err
+	}
+	ks := s.ks
 	log.printf("bench-scale: ksfloor -n %d -workload-c 10 against %s\n", s.o.N, ks.base)
 	return runFloor(ctx, s.o.KSFloor, ks.base, s.password, s.o.N, "floor", log)
 }

@@ -110,7 +110,9 @@ func run(m *testing.M) int {
 	must(setupProviderConfigs(ctx))
 	must(setupAuthentik(ctx))
 
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: scheme, Metrics: metricsserver.Options{BindAddress: "0"},
+		// The provider's cache: what the controllers read is what they read in production.
+		Cache: controller.CacheOptions(nil), NewClient: controller.NewClient})
 	must(err)
 	o := managedkind.NewOptions(xpcontroller.Options{
 		Logger:                  logging.NewLogrLogger(ctrl.Log.WithName("provider")),

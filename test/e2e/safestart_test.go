@@ -75,6 +75,7 @@ func TestSafeStartSetsAKindUpWhenItsCRDArrives(t *testing.T) {
 
 	entries := serveChangeLogs(t)
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: sch, Metrics: metricsserver.Options{BindAddress: "0"},
+		Cache: controller.CacheOptions(nil), NewClient: controller.NewClient,
 		// The controllers have the names of those of the shared manager in this process.
 		Controller: ctrlconfig.Controller{SkipNameValidation: ptr(true)}})
 	if err != nil {
