@@ -73,7 +73,7 @@ func main() {
 	}
 	s, err := importer.Run(context.Background(), o)
 	kingpin.FatalIfError(err, "Cannot import")
-	s.Print(os.Stdout)
+	kingpin.FatalIfError(s.Print(os.Stdout), "Cannot print the summary")
 	fmt.Println("Next: kubectl apply -f", o.Dir, "; see docs/import.md.")
 }
 

@@ -105,75 +105,92 @@ func unescape(v string) string {
 // spec refuses in extraOptions (driver wiring, user_allow_*...) are left out; differing reports
 // them.
 func ldapFromOptions(in map[string]string) (v1alpha1.LDAPConfig, string) {
-	opts := map[string]string{}
+	o := options{}
 	for k, v := range in {
-		opts[k] = unescape(v)
+		o[k] = unescape(v)
 	}
-	take := func(k string) *string {
-		v, ok := opts[k]
-		if !ok {
-			return nil
-		}
-		delete(opts, k)
-		return &v
+	user := o.must("user")
+	l := v1alpha1.LDAPConfig{URL: o.must("url"), Suffix: o.must("suffix")}
+	l.Users = v1alpha1.LDAPUsers{TreeDN: o.must("user_tree_dn"), Filter: o.take("user_filter"), ObjectClass: o.take("user_objectclass"),
+		IDAttribute: o.take("user_id_attribute"), NameAttribute: o.take("user_name_attribute"), MailAttribute: o.take("user_mail_attribute")}
+	if tree := o.take("group_tree_dn"); tree != nil {
+		l.Groups = &v1alpha1.LDAPGroups{TreeDN: *tree, Filter: o.take("group_filter"), ObjectClass: o.take("group_objectclass"),
+			IDAttribute: o.take("group_id_attribute"), NameAttribute: o.take("group_name_attribute"), MemberAttribute: o.take("group_member_attribute")}
 	}
-	must := func(k string) string {
-		if v := take(k); v != nil {
-			return *v
-		}
-		return ""
-	}
-	takeBool := func(k string) *bool {
-		if b, err := strconv.ParseBool(opts[k]); err == nil {
-			delete(opts, k)
-			return &b
-		}
-		return nil
-	}
-	takeInt := func(k string) *int32 {
-		if n, err := strconv.ParseInt(opts[k], 10, 32); err == nil {
-			delete(opts, k)
-			v := int32(n)
-			return &v
-		}
-		return nil
-	}
-	user := must("user")
-	l := v1alpha1.LDAPConfig{URL: must("url"), Suffix: must("suffix")}
-	l.Users = v1alpha1.LDAPUsers{TreeDN: must("user_tree_dn"), Filter: take("user_filter"), ObjectClass: take("user_objectclass"),
-		IDAttribute: take("user_id_attribute"), NameAttribute: take("user_name_attribute"), MailAttribute: take("user_mail_attribute")}
-	if tree := take("group_tree_dn"); tree != nil {
-		l.Groups = &v1alpha1.LDAPGroups{TreeDN: *tree, Filter: take("group_filter"), ObjectClass: take("group_objectclass"),
-			IDAttribute: take("group_id_attribute"), NameAttribute: take("group_name_attribute"), MemberAttribute: take("group_member_attribute")}
-	}
-	if t := (v1alpha1.LDAPTLS{StartTLS: takeBool("use_tls"), RequireCert: take("tls_req_cert"), CACertFile: take("tls_cacertfile"), CACertDir: take("tls_cacertdir")}); t != (v1alpha1.LDAPTLS{}) {
+	if t := (v1alpha1.LDAPTLS{StartTLS: o.bool("use_tls"), RequireCert: o.take("tls_req_cert"), CACertFile: o.take("tls_cacertfile"), CACertDir: o.take("tls_cacertdir")}); t != (v1alpha1.LDAPTLS{}) {
 		l.TLS = &t
 	}
-	if p := (v1alpha1.LDAPPool{Enabled: takeBool("use_pool"), Size: takeInt("pool_size"), RetryMax: takeInt("pool_retry_max"),
-		ConnectionTimeoutSeconds: takeInt("pool_connection_timeout"), ConnectionLifetimeSeconds: takeInt("pool_connection_lifetime")}); p != (v1alpha1.LDAPPool{}) {
+	if p := (v1alpha1.LDAPPool{Enabled: o.bool("use_pool"), Size: o.int("pool_size"), RetryMax: o.int("pool_retry_max"),
+		ConnectionTimeoutSeconds: o.int("pool_connection_timeout"), ConnectionLifetimeSeconds: o.int("pool_connection_lifetime")}); p != (v1alpha1.LDAPPool{}) {
 		l.Pool = &p
 	}
-	// The defaults Render adds when no user_enabled_* option is given are left to it.
-	enabled := 0
-	for k := range opts {
-		if strings.HasPrefix(k, "user_enabled_") {
-			enabled++
-		}
-	}
-	if enabled == 2 && opts["user_enabled_invert"] == "true" && opts["user_enabled_default"] == "false" {
-		delete(opts, "user_enabled_invert")
-		delete(opts, "user_enabled_default")
-	}
-	for _, k := range slices.Sorted(maps.Keys(opts)) {
+	o.dropEnabledDefaults()
+	for _, k := range slices.Sorted(maps.Keys(o)) {
 		if refusedExtra(k) {
 			continue
 		}
 		if l.ExtraOptions == nil {
 			l.ExtraOptions = map[string]v1alpha1.LDAPOptionValue{}
 		}
-		l.ExtraOptions[k] = v1alpha1.LDAPOptionValue(opts[k])
+		l.ExtraOptions[k] = v1alpha1.LDAPOptionValue(o[k])
 	}
 	return l, user
+}
+
+// options are the [ldap] options not yet taken by a typed field.
+type options map[string]string
+
+// take returns the option and removes it; nil when it is not set.
+func (o options) take(k string) *string {
+	v, ok := o[k]
+	if !ok {
+		return nil
+	}
+	delete(o, k)
+	return &v
+}
+
+// must is take for the options the spec requires ("" when Keystone has none).
+func (o options) must(k string) string {
+	if v := o.take(k); v != nil {
+		return *v
+	}
+	return ""
+}
+
+// bool takes a boolean option; one that is not a boolean is left, for differing to report.
+func (o options) bool(k string) *bool {
+	b, err := strconv.ParseBool(o[k])
+	if err != nil {
+		return nil
+	}
+	delete(o, k)
+	return &b
+}
+
+// int takes an integer option; one that is not an integer is left, for differing to report.
+func (o options) int(k string) *int32 {
+	n, err := strconv.ParseInt(o[k], 10, 32)
+	if err != nil {
+		return nil
+	}
+	delete(o, k)
+	v := int32(n)
+	return &v
+}
+
+// dropEnabledDefaults removes the two user_enabled_* options Render adds when no other is set.
+func (o options) dropEnabledDefaults() {
+	enabled := 0
+	for k := range o {
+		if strings.HasPrefix(k, "user_enabled_") {
+			enabled++
+		}
+	}
+	if enabled == 2 && o["user_enabled_invert"] == "true" && o["user_enabled_default"] == "false" {
+		delete(o, "user_enabled_invert")
+		delete(o, "user_enabled_default")
+	}
 }
 
 // ownedOptions are the options the CRD refuses in extraOptions (typed fields, driver wiring,

@@ -38,37 +38,50 @@ func federationObject(kind, typ, id, name string) *Object {
 // federation lists identity providers (of the domains in scope), their protocols and the
 // mappings: all of them, or with --domain those the listed protocols use.
 func (l *ksLister) federation(ctx context.Context) error {
-	want := func(k string) bool { return l.f.kind(k) }
-	if !want(kindIdentityProvider) && !want(kindProtocol) && !want(kindMapping) {
+	if !l.f.kind(kindIdentityProvider) && !l.f.kind(kindProtocol) && !l.f.kind(kindMapping) {
 		return nil
 	}
 	idps, err := keystone.ListIdentityProviders(ctx, l.sc, nil)
 	if err != nil {
 		return keystone.Wrap(err, errList, "identity providers")
 	}
-	usedMappings := map[string]bool{}
+	used := map[string]bool{}
 	for _, idp := range idps {
 		if !slices.Contains(l.inScope, idp.DomainID) {
 			continue
 		}
-		if want(kindIdentityProvider) && l.f.name(idp.ID) {
+		if l.f.kind(kindIdentityProvider) && l.f.name(idp.ID) {
 			l.out = append(l.out, identityProviderObject(idp))
 		}
-		if !want(kindProtocol) && (!want(kindMapping) || l.f.Domain == "") {
-			continue
-		}
-		ps, err := keystone.ListProtocols(ctx, l.sc, idp.ID)
-		if err != nil {
-			return keystone.Wrap(err, errList, "protocols of identity provider "+idp.ID)
-		}
-		for _, p := range ps {
-			usedMappings[p.MappingID] = true
-			if want(kindProtocol) && l.f.name(p.ID) {
-				l.out = append(l.out, protocolObject(idp.ID, p))
-			}
+		if err := l.protocols(ctx, idp.ID, used); err != nil {
+			return err
 		}
 	}
-	if !want(kindMapping) {
+	return l.mappings(ctx, used)
+}
+
+// protocols lists an identity provider's protocols, and records the mappings they use: with
+// --domain, the mappings listed are those.
+func (l *ksLister) protocols(ctx context.Context, idp string, used map[string]bool) error {
+	if !l.f.kind(kindProtocol) && (!l.f.kind(kindMapping) || l.f.Domain == "") {
+		return nil
+	}
+	ps, err := keystone.ListProtocols(ctx, l.sc, idp)
+	if err != nil {
+		return keystone.Wrap(err, errList, "protocols of identity provider "+idp)
+	}
+	for _, p := range ps {
+		used[p.MappingID] = true
+		if l.f.kind(kindProtocol) && l.f.name(p.ID) {
+			l.out = append(l.out, protocolObject(idp, p))
+		}
+	}
+	return nil
+}
+
+// mappings lists the mappings: all of them, or with --domain those of used.
+func (l *ksLister) mappings(ctx context.Context, used map[string]bool) error {
+	if !l.f.kind(kindMapping) {
 		return nil
 	}
 	ms, err := mappings.List(ctx, l.sc, nil)
@@ -76,7 +89,7 @@ func (l *ksLister) federation(ctx context.Context) error {
 		return keystone.Wrap(err, errList, "mappings")
 	}
 	for _, m := range ms {
-		if (l.f.Domain != "" && !usedMappings[m.ID]) || !l.f.name(m.ID) {
+		if (l.f.Domain != "" && !used[m.ID]) || !l.f.name(m.ID) {
 			continue
 		}
 		o := federationObject(kindMapping, "mapping", m.ID, m.ID)

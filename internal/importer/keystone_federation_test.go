@@ -231,7 +231,7 @@ func TestDomainConfigObject(t *testing.T) {
 				"user_mail_attribute": "mail", "group_tree_dn": "ou=g", "group_member_attribute": "member", "use_tls": true,
 				"tls_req_cert": "demand", "use_pool": "false", "pool_size": 10, "page_size": "100", "user_enabled_attribute": "active"}),
 			want: &v1alpha1.LDAPConfig{URL: "ldaps://ldap", BindCredentialsSecretRef: bind, Suffix: "dc=x",
-				Users: v1alpha1.LDAPUsers{TreeDN: "ou=u,dc=x", Filter: s("(x=1)"), ObjectClass: s("person"), IDAttribute: s("uid"), NameAttribute: s("cn"), MailAttribute: s("mail")},
+				Users:  v1alpha1.LDAPUsers{TreeDN: "ou=u,dc=x", Filter: s("(x=1)"), ObjectClass: s("person"), IDAttribute: s("uid"), NameAttribute: s("cn"), MailAttribute: s("mail")},
 				Groups: &v1alpha1.LDAPGroups{TreeDN: "ou=g", MemberAttribute: s("member")},
 				TLS:    &v1alpha1.LDAPTLS{StartTLS: b(true), RequireCert: s("demand")}, Pool: &v1alpha1.LDAPPool{Enabled: b(false), Size: n(10)},
 				ExtraOptions: map[string]v1alpha1.LDAPOptionValue{"page_size": "100", "user_enabled_attribute": "active",

@@ -5,8 +5,9 @@ import (
 	"net/url"
 	"testing"
 
-	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
+
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone/keystonetest"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -21,19 +22,19 @@ func marker(installation, resource string) string {
 // a user named by e-mail, and assignments on the domain and its projects, one on the system
 // scope, one already managed by a resource and one on another domain (not in scope).
 func team() map[string]keystonetest.Answer {
-	q := func(s string) string { return "?" + url.Values{"domain_id": {"dt"}}.Encode() + s }
+	q := "?" + url.Values{"domain_id": {"dt"}}.Encode()
 	return map[string]keystonetest.Answer{
 		"GET domains": {Body: `{"domains": [{"id": "dt", "name": "team", "description": "The team", "enabled": true},
 			{"id": "default", "name": "Default", "enabled": true}]}`},
-		"GET projects" + q(""): {Body: `{"projects": [
+		"GET projects" + q: {Body: `{"projects": [
 			{"id": "pw", "name": "web", "domain_id": "dt", "parent_id": "dt", "enabled": true, "tags": ["x"]},
 			{"id": "pa", "name": "api", "domain_id": "dt", "parent_id": "pw", "enabled": false, "description": ""},
 			{"id": "pf", "name": "theirs", "domain_id": "dt", "parent_id": "dt", "enabled": true,
 			 "crossplane_provenance": "` + marker("other", "Project.keystone.identity.m.crossplane.io/ns/theirs") + `"}]}`},
-		"GET roles" + q(""): {Body: `{"roles": [{"id": "rt", "name": "team-admin", "domain_id": "dt"}]}`},
-		"GET groups" + q(""): {Body: `{"groups": [{"id": "gd", "name": "devs", "domain_id": "dt", "description": "Developers"},
+		"GET roles" + q: {Body: `{"roles": [{"id": "rt", "name": "team-admin", "domain_id": "dt"}]}`},
+		"GET groups" + q: {Body: `{"groups": [{"id": "gd", "name": "devs", "domain_id": "dt", "description": "Developers"},
 			{"id": "gm", "name": "ours", "domain_id": "dt", "crossplane_provenance": "` + marker("mine", "Group.keystone.identity.m.crossplane.io/team-x/ours-already") + `"}]}`},
-		"GET users" + q(""): {Body: `{"users": [{"id": "ua", "name": "alice@example.com", "domain_id": "dt", "enabled": true,
+		"GET users" + q: {Body: `{"users": [{"id": "ua", "name": "alice@example.com", "domain_id": "dt", "enabled": true,
 			"email": "alice@example.com", "default_project_id": "pw"}]}`},
 		"GET role_assignments?include_names=true": {Body: `{"role_assignments": [
 			{"role": {"id": "rm", "name": "member"}, "user": {"id": "ua", "name": "alice@example.com"}, "scope": {"project": {"id": "pw", "name": "web"}}},
@@ -47,7 +48,7 @@ func team() map[string]keystonetest.Answer {
 			{"id": "corp", "domain_id": "dt", "description": "Corporate SSO", "enabled": true, "remote_ids": ["https://sso.example.com"]},
 			{"id": "theirs-idp", "domain_id": "dt", "description": "[provider-identity: ` + marker("other", "IdentityProvider.keystone.identity.m.crossplane.io/ns/x") + `]", "enabled": true, "remote_ids": []},
 			{"id": "elsewhere", "domain_id": "default", "enabled": false}]}`},
-		"GET OS-FEDERATION/identity_providers/corp/protocols": {Body: `{"protocols": [{"id": "openid", "idp_id": "corp", "mapping_id": "corp-map", "remote_id_attribute": "HTTP_OIDC_ISS"}]}`},
+		"GET OS-FEDERATION/identity_providers/corp/protocols":       {Body: `{"protocols": [{"id": "openid", "idp_id": "corp", "mapping_id": "corp-map", "remote_id_attribute": "HTTP_OIDC_ISS"}]}`},
 		"GET OS-FEDERATION/identity_providers/theirs-idp/protocols": {Body: `{"protocols": []}`},
 		"GET OS-FEDERATION/mappings": {Body: `{"mappings": [
 			{"id": "corp-map", "rules": [{"local": [{"user": {"name": "{0}"}}, {"group": {"id": "gd"}}], "remote": [{"type": "REMOTE_USER"}]}]},
