@@ -14,35 +14,52 @@ import (
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 )
 
-const errListClaimed = "cannot list the RoleAssignments in the cluster, which are the only record of the assignments this installation manages"
+const errListClaimed = "cannot list the %ss in the cluster, which are the only record of the objects of that kind this installation manages"
+
+// markerlessLists are, per kind that keeps no marker in the external system, the lists of its
+// resources of either scope.
+var markerlessLists = map[string][]func() client.ObjectList{
+	kindRoleAssignment: {func() client.ObjectList { return &v1alpha1.RoleAssignmentList{} }, func() client.ObjectList { return &clusterv1alpha1.RoleAssignmentList{} }},
+	kindDomainConfig:   {func() client.ObjectList { return &v1alpha1.DomainConfigList{} }, func() client.ObjectList { return &clusterv1alpha1.DomainConfigList{} }},
+	kindMapping:        {func() client.ObjectList { return &v1alpha1.MappingList{} }, func() client.ObjectList { return &clusterv1alpha1.MappingList{} }},
+	kindProtocol:       {func() client.ObjectList { return &v1alpha1.ProtocolList{} }, func() client.ObjectList { return &clusterv1alpha1.ProtocolList{} }},
+}
 
 // claimed lists the external names that resources in the cluster manage for the markerless
 // kinds, with the resource (namespace/name, "/name" for a cluster-scoped one): Keystone keeps
-// no marker on an assignment, so only its resource says that it is managed. A resource manages
-// its object once it carries the marker annotation (it created or adopted it); one that only
-// observes, such as an earlier import's, claims nothing, so that adopt mode can rewrite it. A
-// kind whose CRD is not installed holds none.
+// no marker on an assignment, a mapping, a protocol or a domain configuration, so only its
+// resource says that it is managed. A resource manages its object once it carries the marker
+// annotation (it created or adopted it); one that only observes, such as an earlier import's,
+// claims nothing, so that adopt mode can rewrite it. A kind whose CRD is not installed holds
+// none.
 func claimed(ctx context.Context, kube client.Reader) (map[string]map[string]string, error) {
-	out := map[string]map[string]string{kindRoleAssignment: {}}
-	if kube == nil {
-		return out, nil
-	}
-	ns := &v1alpha1.RoleAssignmentList{}
-	if err := kube.List(ctx, ns); err != nil && !meta.IsNoMatchError(err) {
-		return nil, wrap(err, errListClaimed)
-	}
-	for i := range ns.Items {
-		if en := xpmeta.GetExternalName(&ns.Items[i]); en != "" && manages(&ns.Items[i]) {
-			out[kindRoleAssignment][en] = ns.Items[i].GetNamespace() + "/" + ns.Items[i].GetName()
+	out := map[string]map[string]string{}
+	for kind, lists := range markerlessLists {
+		out[kind] = map[string]string{}
+		if kube == nil {
+			continue
 		}
-	}
-	cl := &clusterv1alpha1.RoleAssignmentList{}
-	if err := kube.List(ctx, cl); err != nil && !meta.IsNoMatchError(err) {
-		return nil, wrap(err, errListClaimed)
-	}
-	for i := range cl.Items {
-		if en := xpmeta.GetExternalName(&cl.Items[i]); en != "" && manages(&cl.Items[i]) {
-			out[kindRoleAssignment][en] = "/" + cl.Items[i].GetName()
+		for _, newList := range lists {
+			l := newList()
+			if err := kube.List(ctx, l); err != nil {
+				if meta.IsNoMatchError(err) {
+					continue
+				}
+				return nil, wrapf(err, errListClaimed, kind)
+			}
+			items, err := meta.ExtractList(l)
+			if err != nil {
+				return nil, wrapf(err, errListClaimed, kind)
+			}
+			for _, it := range items {
+				o, ok := it.(metav1.Object)
+				if !ok {
+					continue
+				}
+				if en := xpmeta.GetExternalName(o); en != "" && manages(o) {
+					out[kind][en] = o.GetNamespace() + "/" + o.GetName()
+				}
+			}
 		}
 	}
 	return out, nil

@@ -15,8 +15,9 @@ import (
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 )
 
-// Only resources that created or adopted their assignment (the marker annotation) claim it;
-// an observe-only one, such as an earlier import's, does not, so adopt mode can rewrite it.
+// Only resources that created or adopted their markerless object (assignment, mapping, protocol,
+// domain configuration: the marker annotation) claim it; an observe-only one, such as an
+// earlier import's, does not, so adopt mode can rewrite it.
 func TestClaimed(t *testing.T) {
 	s := runtime.NewScheme()
 	if err := apis.AddToScheme(s); err != nil {
@@ -33,12 +34,16 @@ func TestClaimed(t *testing.T) {
 		&v1alpha1.RoleAssignment{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "managed", Annotations: ann("k1", true)}},
 		&v1alpha1.RoleAssignment{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "observed", Annotations: ann("k2", false)}},
 		&clusterv1alpha1.RoleAssignment{ObjectMeta: metav1.ObjectMeta{Name: "legacy", Annotations: ann("k3", true)}},
+		&v1alpha1.Mapping{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "rules", Annotations: ann("corp", true)}},
+		&v1alpha1.Protocol{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "observed", Annotations: ann("corp/openid", false)}},
+		&clusterv1alpha1.DomainConfig{ObjectMeta: metav1.ObjectMeta{Name: "ldap", Annotations: ann("d1", true)}},
 	).Build()
 	got, err := claimed(context.Background(), kube)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]map[string]string{kindRoleAssignment: {"k1": "a/managed", "k3": "/legacy"}}
+	want := map[string]map[string]string{kindRoleAssignment: {"k1": "a/managed", "k3": "/legacy"},
+		kindMapping: {"corp": "a/rules"}, kindProtocol: {}, kindDomainConfig: {"d1": "/ldap"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("claimed (-want +got):\n%s", diff)
 	}

@@ -10,4 +10,4 @@ const (
 
 func errBadPattern(p string) error { return errors.Errorf(errPattern, p) }
 
-func wrap(err error, msg string) error { return errors.Wrap(err, msg) }
+func wrapf(err error, format string, args ...any) error { return errors.Wrapf(err, format, args...) }

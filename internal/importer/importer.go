@@ -98,16 +98,17 @@ func (s Summary) Counts() map[string]int {
 
 // Print writes the summary for a person: files per kind, what was skipped and why, and the
 // notes on what to supply.
-func (s Summary) Print(w io.Writer) {
+func (s Summary) Print(w io.Writer) error {
 	counts := s.Counts()
 	kinds := make([]string, 0, len(counts))
 	for k := range counts {
 		kinds = append(kinds, k)
 	}
 	slices.Sort(kinds)
-	fmt.Fprintf(w, "%d manifest(s) in %s (mode %s; %d written or rewritten by this run):\n", len(s.Files), s.Dir, s.Mode, s.Changed)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d manifest(s) in %s (mode %s; %d written or rewritten by this run):\n", len(s.Files), s.Dir, s.Mode, s.Changed)
 	for _, k := range kinds {
-		fmt.Fprintf(w, "  %-16s %d\n", k, counts[k])
+		fmt.Fprintf(&b, "  %-16s %d\n", k, counts[k])
 	}
 	refused := 0
 	for _, sk := range s.Skipped {
@@ -116,12 +117,14 @@ func (s Summary) Print(w io.Writer) {
 		}
 	}
 	if len(s.Skipped) > 0 {
-		fmt.Fprintf(w, "%d object(s) skipped (%d refused as possibly another installation's):\n", len(s.Skipped), refused)
+		fmt.Fprintf(&b, "%d object(s) skipped (%d refused as possibly another installation's):\n", len(s.Skipped), refused)
 		for _, sk := range s.Skipped {
-			fmt.Fprintf(w, "  %s %s\n", sk.Describe, sk.Reason)
+			b.WriteString("  " + sk.Describe + " " + sk.Reason + "\n")
 		}
 	}
 	if len(s.Notes) > 0 {
-		fmt.Fprintf(w, "%d note(s):\n  %s\n", len(s.Notes), strings.Join(s.Notes, "\n  "))
+		fmt.Fprintf(&b, "%d note(s):\n  %s\n", len(s.Notes), strings.Join(s.Notes, "\n  "))
 	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

@@ -22,7 +22,8 @@ const (
 )
 
 // KeystoneKinds are the Keystone kinds the importer knows.
-var KeystoneKinds = []string{kindDomain, kindProject, kindRole, kindGroup, kindUser, kindRoleAssignment}
+var KeystoneKinds = []string{kindDomain, kindProject, kindRole, kindGroup, kindUser, kindRoleAssignment,
+	kindDomainConfig, kindIdentityProvider, kindMapping, kindProtocol}
 
 // keystoneObject fills what every Keystone object shares.
 func keystoneObject(kind, typ, id, name string, marker keystone.MarkerAttr) *Object {
@@ -41,7 +42,7 @@ func ListKeystone(ctx context.Context, sc keystone.API, f Filter) ([]*Object, er
 	if err := l.domains(ctx); err != nil {
 		return nil, err
 	}
-	steps := []func(context.Context) error{l.projects, l.roles, l.groups, l.users, l.assignments}
+	steps := []func(context.Context) error{l.projects, l.roles, l.groups, l.users, l.assignments, l.domainConfigs, l.federation}
 	for _, step := range steps {
 		if err := step(ctx); err != nil {
 			return nil, err
@@ -58,6 +59,8 @@ type ksLister struct {
 
 	// inScope are the IDs of the domains listed (the one of --domain, or all).
 	inScope []string
+	// domainName maps the IDs of the domains in scope to their names.
+	domainName map[string]string
 	// projectDomain maps every listed project's ID to its domain's.
 	projectDomain map[string]string
 }
@@ -68,12 +71,14 @@ func (l *ksLister) domains(ctx context.Context) error {
 		return keystone.Wrap(err, errList, "domains")
 	}
 	found := false
+	l.domainName = map[string]string{}
 	for _, d := range ds {
 		if l.f.Domain != "" && d.Name != l.f.Domain {
 			continue
 		}
 		found = true
 		l.inScope = append(l.inScope, d.ID)
+		l.domainName[d.ID] = d.Name
 		if l.f.kind(kindDomain) && l.f.name(d.Name) {
 			o := keystoneObject(kindDomain, "domain", d.ID, d.Name, d.Marker)
 			o.Build = func(Refs) any {

@@ -5,8 +5,9 @@ import (
 	"net/url"
 	"testing"
 
-	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
+
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone/keystonetest"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -21,19 +22,19 @@ func marker(installation, resource string) string {
 // a user named by e-mail, and assignments on the domain and its projects, one on the system
 // scope, one already managed by a resource and one on another domain (not in scope).
 func team() map[string]keystonetest.Answer {
-	q := func(s string) string { return "?" + url.Values{"domain_id": {"dt"}}.Encode() + s }
+	q := "?" + url.Values{"domain_id": {"dt"}}.Encode()
 	return map[string]keystonetest.Answer{
 		"GET domains": {Body: `{"domains": [{"id": "dt", "name": "team", "description": "The team", "enabled": true},
 			{"id": "default", "name": "Default", "enabled": true}]}`},
-		"GET projects" + q(""): {Body: `{"projects": [
+		"GET projects" + q: {Body: `{"projects": [
 			{"id": "pw", "name": "web", "domain_id": "dt", "parent_id": "dt", "enabled": true, "tags": ["x"]},
 			{"id": "pa", "name": "api", "domain_id": "dt", "parent_id": "pw", "enabled": false, "description": ""},
 			{"id": "pf", "name": "theirs", "domain_id": "dt", "parent_id": "dt", "enabled": true,
 			 "crossplane_provenance": "` + marker("other", "Project.keystone.identity.m.crossplane.io/ns/theirs") + `"}]}`},
-		"GET roles" + q(""): {Body: `{"roles": [{"id": "rt", "name": "team-admin", "domain_id": "dt"}]}`},
-		"GET groups" + q(""): {Body: `{"groups": [{"id": "gd", "name": "devs", "domain_id": "dt", "description": "Developers"},
+		"GET roles" + q: {Body: `{"roles": [{"id": "rt", "name": "team-admin", "domain_id": "dt"}]}`},
+		"GET groups" + q: {Body: `{"groups": [{"id": "gd", "name": "devs", "domain_id": "dt", "description": "Developers"},
 			{"id": "gm", "name": "ours", "domain_id": "dt", "crossplane_provenance": "` + marker("mine", "Group.keystone.identity.m.crossplane.io/team-x/ours-already") + `"}]}`},
-		"GET users" + q(""): {Body: `{"users": [{"id": "ua", "name": "alice@example.com", "domain_id": "dt", "enabled": true,
+		"GET users" + q: {Body: `{"users": [{"id": "ua", "name": "alice@example.com", "domain_id": "dt", "enabled": true,
 			"email": "alice@example.com", "default_project_id": "pw"}]}`},
 		"GET role_assignments?include_names=true": {Body: `{"role_assignments": [
 			{"role": {"id": "rm", "name": "member"}, "user": {"id": "ua", "name": "alice@example.com"}, "scope": {"project": {"id": "pw", "name": "web"}}},
@@ -41,6 +42,17 @@ func team() map[string]keystonetest.Answer {
 			{"role": {"id": "rm", "name": "member"}, "group": {"id": "gm", "name": "ours"}, "scope": {"project": {"id": "pa", "name": "api"}}},
 			{"role": {"id": "rm", "name": "member"}, "user": {"id": "ua", "name": "alice@example.com"}, "scope": {"project": {"id": "pother", "name": "elsewhere"}}},
 			{"role": {"id": "rm", "name": "member"}, "user": {"id": "ua", "name": "alice@example.com"}, "scope": {"domain": {"id": "default", "name": "Default"}}}]}`},
+		"GET domains/dt/config": {Body: `{"config": {"identity": {"driver": "ldap"}, "ldap": {"url": "ldap://ldap.example.com", "user": "cn=admin,dc=example,dc=com",
+			"suffix": "dc=example,dc=com", "user_tree_dn": "ou=People,dc=example,dc=com", "user_enabled_invert": "true", "user_enabled_default": "false"}}}`},
+		"GET OS-FEDERATION/identity_providers": {Body: `{"identity_providers": [
+			{"id": "corp", "domain_id": "dt", "description": "Corporate SSO", "enabled": true, "remote_ids": ["https://sso.example.com"]},
+			{"id": "theirs-idp", "domain_id": "dt", "description": "[provider-identity: ` + marker("other", "IdentityProvider.keystone.identity.m.crossplane.io/ns/x") + `]", "enabled": true, "remote_ids": []},
+			{"id": "elsewhere", "domain_id": "default", "enabled": false}]}`},
+		"GET OS-FEDERATION/identity_providers/corp/protocols":       {Body: `{"protocols": [{"id": "openid", "idp_id": "corp", "mapping_id": "corp-map", "remote_id_attribute": "HTTP_OIDC_ISS"}]}`},
+		"GET OS-FEDERATION/identity_providers/theirs-idp/protocols": {Body: `{"protocols": []}`},
+		"GET OS-FEDERATION/mappings": {Body: `{"mappings": [
+			{"id": "corp-map", "rules": [{"local": [{"user": {"name": "{0}"}}, {"group": {"id": "gd"}}], "remote": [{"type": "REMOTE_USER"}]}]},
+			{"id": "unused", "rules": [{"local": [{"user": {"name": "{0}"}}], "remote": [{"type": "REMOTE_USER"}]}]}]}`},
 	}
 }
 
@@ -119,11 +131,14 @@ func TestKeystoneImport(t *testing.T) {
 	pc := &xpv2.ProviderConfigReference{Kind: "ClusterProviderConfig", Name: "keystone"}
 	foreign := Skip{Kind: "Project", Describe: `Keystone project "theirs" (ID pf)`, Refused: true,
 		Reason: `carries the provenance marker of another installation, "other" (resource Project.keystone.identity.m.crossplane.io/ns/theirs): it is that installation's to manage, and no manifest was written for it`}
+	foreignIdP := Skip{Kind: "IdentityProvider", Describe: `Keystone identity provider "theirs-idp"`, Refused: true,
+		Reason: `carries the provenance marker of another installation, "other" (resource IdentityProvider.keystone.identity.m.crossplane.io/ns/x): it is that installation's to manage, and no manifest was written for it`}
 	managed := Skip{Kind: "Group", Describe: `Keystone group "ours" (ID gm)`,
 		Reason: "is already managed by this installation (resource Group.keystone.identity.m.crossplane.io/team-x/ours-already): skipped"}
 	claimedAssignment := Skip{Kind: "RoleAssignment", Describe: `Keystone role assignment of role "team-admin" (ID rt) to group "devs" (ID gd) on domain "team" (ID dt), inherited to its projects`,
 		Reason: "is already managed by RoleAssignment team-x/devs-admin in the cluster: skipped"}
-	allFiles := []string{"domain-team.yaml", "group-devs.yaml", "project-api.yaml", "project-web.yaml",
+	allFiles := []string{"domain-team.yaml", "domainconfig-team.yaml", "group-devs.yaml", "identityprovider-corp.yaml",
+		"mapping-corp-map.yaml", "project-api.yaml", "project-web.yaml", "protocol-corp-openid.yaml",
 		"role-team-admin.yaml", "roleassignment-alice-example-com-member-web-e632569f.yaml", "roleassignment-devs-team-admin-team-inherited.yaml",
 		"roleassignment-ours-member-api.yaml", "user-alice-example-com-844bc172.yaml"}
 	cases := map[string]struct {
@@ -136,12 +151,12 @@ func TestKeystoneImport(t *testing.T) {
 	}{
 		"Observe": {
 			filter: Filter{Domain: "team"}, target: Target{Namespace: "team-x", Mode: ModeObserve, ProviderConfigRef: pc, Installation: "mine"},
-			wantFiles: allFiles, wantSkips: []Skip{managed, foreign},
+			wantFiles: allFiles, wantSkips: []Skip{managed, foreignIdP, foreign},
 			wantText: map[string]string{"project-api.yaml": wantProjectAPIObserve, "roleassignment-ours-member-api.yaml": wantAssignmentObserve},
 		},
 		"AdoptAll": {
 			filter: Filter{Domain: "team"}, target: Target{Namespace: "team-x", Mode: ModeAdopt, ProviderConfigRef: pc, Installation: "mine"},
-			wantFiles: allFiles, wantSkips: []Skip{managed, foreign},
+			wantFiles: allFiles, wantSkips: []Skip{managed, foreignIdP, foreign},
 			wantText: map[string]string{"user-alice-example-com-844bc172.yaml": wantUserAdopt},
 		},
 		"AdoptOnlyReviewed": {

@@ -45,7 +45,7 @@ func suffix(id string) string {
 // empty) the sanitized name cut short, with the suffix of its ID.
 func baseName(kind, name, id string) (string, bool) {
 	s := sanitize(name)
-	if s != "" && s == strings.ToLower(name) && len(s) <= maxName {
+	if s != "" && strings.EqualFold(s, name) && len(s) <= maxName {
 		return s, true
 	}
 	return withSuffix(kind, s, id), false
