@@ -2,6 +2,8 @@ package clients
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -150,6 +152,66 @@ func (r *SharedReads[T]) Get(ctx context.Context, s Scope, id string, src Source
 	return src.Get(ctx)
 }
 
+// Match returns the objects of scope s for which match is true, from a fresh list of the
+// scope (or a new one, if the demand calls for it), with our own later writes in place of
+// what the list holds; key names the lookup for the demand (a name, say). ok is false when no
+// list answers, or one of our writes since the list may have removed a match: the caller then
+// asks the system itself.
+//
+// A lookup answered this way can miss an object made by someone else within Fresh: use it only
+// where the system refuses a second object with the same key (a create then fails with a
+// conflict), or where the write checks again right before it is made.
+func (r *SharedReads[T]) Match(ctx context.Context, s Scope, key string, match func(T) bool, src Source[T]) ([]T, bool) {
+	now := r.now()
+	r.mu.Lock()
+	sc := r.scope(s, now)
+	sc.reads[key] = now
+	l := sc.list
+	if l != nil && l.started.Before(now.Add(-r.Fresh)) {
+		l = nil
+	}
+	if l == nil && r.shouldList(sc, now) {
+		l = &listRead[T]{started: now, done: make(chan struct{})}
+		sc.list = l
+		go r.fetch(s, l, src)
+	}
+	r.mu.Unlock()
+	if l == nil {
+		return nil, false
+	}
+	select {
+	case <-l.done:
+	case <-ctx.Done():
+		return nil, false
+	}
+	if l.err != nil {
+		return nil, false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []T
+	newer := map[string]bool{}
+	for id, w := range sc.wrote {
+		if w.at.Before(now.Add(-r.Fresh)) || !w.at.After(l.started) {
+			continue // the list is as new as this write, or newer
+		}
+		newer[id] = true
+		switch {
+		case w.forgotten:
+			return nil, false // deleted since the list, or written with an outcome unknown
+		case match(w.v):
+			out = append(out, w.v)
+		}
+	}
+	for id, v := range l.items {
+		if !newer[id] && match(v) {
+			out = append(out, v)
+		}
+	}
+	slices.SortFunc(out, func(a, b T) int { return strings.Compare(src.ID(a), src.ID(b)) })
+	return out, true
+}
+
 // fetch reads the scope's list outside the lock, so that the reads waiting for it (and no
 // others) block on the system, and records a failure so that the scope is read object by
 // object for a while. It runs detached from the read that started it: a read that gave up
@@ -186,6 +248,19 @@ func (r *SharedReads[T]) Wrote(s Scope, id string, v T) {
 // to keep) go to the system for Fresh, unless a list started later answers them.
 func (r *SharedReads[T]) Forget(s Scope, id string) {
 	r.record(s, id, written[T]{forgotten: true})
+}
+
+// Drop makes the lists of scope s started until now answer nothing: a write to the scope
+// failed in a way that may have been carried out (a create without an answer), on an object
+// whose ID is not known.
+func (r *SharedReads[T]) Drop(s Scope) {
+	now := r.now()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	sc := r.scope(s, now)
+	if sc.list != nil && !sc.list.started.After(now) {
+		sc.list = nil
+	}
 }
 
 func (r *SharedReads[T]) record(s Scope, id string, w written[T]) {

@@ -69,10 +69,11 @@ func TestSharedReads(t *testing.T) {
 		after  time.Duration
 		read   string            // read this ID and note what came back
 		set    map[string]string // change the system by hand
-		drop   string            // delete this object by hand
+		drop   string            // delete this object by hand; "-": our write of an unknown object failed (Drop)
 		wrote  [2]string         // our own write: ID and the value the system answered
 		forget string            // our own write without an answer to keep
 		fail   error             // the system refuses lists from now on
+		match  string            // look up the objects with this ID through Match
 	}
 	type result struct {
 		Reads []string
@@ -147,6 +148,31 @@ func TestSharedReads(t *testing.T) {
 			// The list is tried once when demand calls for it, then not for a while.
 			want: result{Reads: []string{"o1=v", "o2=v"}, Lists: 1, Gets: 42},
 		},
+		"MatchFromAFreshList": {
+			steps: append(busy(), step{match: "o1"}, step{match: "none"}),
+			skip:  40,
+			want:  result{Reads: []string{"match [o1=v] true", "match [] true"}, Lists: 1, Gets: 39},
+		},
+		"MatchWithoutAListAsksTheSystem": {
+			steps: []step{{match: "o1"}},
+			want:  result{Reads: []string{"match [] false"}},
+		},
+		"MatchSeesOurWriteSinceTheList": {
+			steps: append(busy(), step{after: time.Millisecond, wrote: [2]string{"made", "made=ours"}}, step{match: "made"}),
+			skip:  40,
+			want:  result{Reads: []string{"match [made=ours] true"}, Lists: 1, Gets: 39},
+		},
+		"MatchAsksAfterOurDeleteSinceTheList": {
+			steps: append(busy(), step{after: time.Millisecond, forget: "o1"}, step{match: "o1"}),
+			skip:  40,
+			want:  result{Reads: []string{"match [] false"}, Lists: 1, Gets: 39},
+		},
+		"MatchAfterADropListsAfresh": {
+			steps: append(busy(), step{after: time.Millisecond, drop: "-"}, step{match: "o1"}),
+			skip:  40,
+			// The list from before the failed write answers nothing; a new one does.
+			want: result{Reads: []string{"match [o1=v] true"}, Lists: 2, Gets: 39},
+		},
 		"FailedListIsTriedAgainWhenStale": {
 			steps: append([]step{{fail: errors.New("connection refused")}}, append(busy(), step{after: fresh + time.Millisecond, read: "o1"}, step{read: "o2"})...),
 			skip:  40,
@@ -171,6 +197,8 @@ func TestSharedReads(t *testing.T) {
 						f.objects[k] = v
 					}
 					f.mu.Unlock()
+				case st.drop == "-":
+					r.Drop(s)
 				case st.drop != "":
 					delete(f.objects, st.drop)
 				case st.wrote[0] != "":
@@ -179,6 +207,10 @@ func TestSharedReads(t *testing.T) {
 					r.Forget(s, st.forget)
 				case st.fail != nil:
 					f.listErr = st.fail
+				case st.match != "":
+					src := f.source(st.match)
+					found, ok := r.Match(context.Background(), s, "key:"+st.match, func(v string) bool { return src.ID(v) == st.match }, src)
+					got.Reads = append(got.Reads, fmt.Sprintf("match %v %v", found, ok))
 				case st.read != "":
 					v, err := r.Get(context.Background(), s, st.read, f.source(st.read))
 					if err != nil {

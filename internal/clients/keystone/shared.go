@@ -38,17 +38,42 @@ func (s Shared[T]) Get(ctx context.Context, sc API, scope url.Values, id string)
 	if !ok {
 		return s.Collection.Get(ctx, sc, id)
 	}
-	return s.reads.Get(ctx, key, id, clients.Source[T]{
+	return s.reads.Get(ctx, key, id, s.source(sc, scope, id))
+}
+
+// source reads the scope's list, or object id alone.
+func (s Shared[T]) source(sc API, scope url.Values, id string) clients.Source[T] {
+	return clients.Source[T]{
 		List:    func(ctx context.Context) ([]T, error) { return s.List(ctx, sc, scope) },
 		Get:     func(ctx context.Context) (T, error) { return s.Collection.Get(ctx, sc, id) },
 		ID:      s.ID,
 		Refused: listRefused,
-	})
+	}
+}
+
+// FindInDomain looks up the objects named key in scope (FindInDomain's lookup) from a shared
+// list of the scope when one answers, else asks Keystone. Keystone refuses a second project,
+// group, user, role or domain with the same name in its domain, so a lookup that missed an
+// object made by hand within the list's freshness makes the create fail with a conflict, not
+// make a twin; the next lookup finds it.
+func (s Shared[T]) FindInDomain(ctx context.Context, sc API, scope url.Values, key NameInDomain, keyOf func(T) NameInDomain) ([]T, error) {
+	if k, ok := s.scope(sc, scope); ok {
+		found, ok := s.reads.Match(ctx, k, "name:"+key.Name, func(v T) bool { return keyOf(v) == key }, s.source(sc, scope, ""))
+		if ok {
+			return found, nil
+		}
+	}
+	return FindInDomain(ctx, sc, s.Collection, key, keyOf)
 }
 
 // Create posts a new object in scope and keeps Keystone's answer for the reads that follow.
 func (s Shared[T]) Create(ctx context.Context, sc API, scope url.Values, body any) (T, error) {
 	v, err := s.Collection.Create(ctx, sc, body)
+	if key, ok := s.scope(sc, scope); ok && err != nil && MayHaveCommitted(err) {
+		// The object may exist under an ID we do not know: no list from before may say it
+		// does not.
+		s.reads.Drop(key)
+	}
 	s.record(sc, scope, err, v)
 	return v, err
 }

@@ -84,6 +84,16 @@ func TestSharedKeystoneCalls(t *testing.T) {
 			want:      []string{"n1", "n39"},
 			wantCalls: []string{"GET things?domain_id=d1"},
 		},
+		"FindInDomainFromTheList": {
+			ops: append(busy(), op{do: func(ctx context.Context, s keystone.Shared[thing], api keystone.API) string {
+				found, err := s.FindInDomain(ctx, api, inD1, keystone.NameInDomain{Name: "n5", DomainID: "d1"}, func(v thing) keystone.NameInDomain {
+					return keystone.NameInDomain{Name: v.Name, DomainID: "d1"}
+				})
+				return fmt.Sprint(found, err)
+			}}),
+			want:      []string{"[{t5 n5}] <nil>"},
+			wantCalls: []string{"GET things?domain_id=d1"},
+		},
 		"CreateAnswersTheNextRead": {
 			ops: []op{{do: func(ctx context.Context, s keystone.Shared[thing], api keystone.API) string {
 				v, err := s.Create(ctx, api, inD1, map[string]string{"name": "made"})

@@ -102,7 +102,7 @@ func (e *external) Find(ctx context.Context, mg mr) ([]group, error) {
 	if domain == "" {
 		return keystone.Unresolved[group](mg, errors.Errorf(errNoDomain, fp.Name))
 	}
-	return keystone.FindInDomain(ctx, e.sc, groups, keystone.NameInDomain{Name: fp.Name, DomainID: domain}, keyOf)
+	return e.groups.FindInDomain(ctx, e.sc, inDomain(domain), keystone.NameInDomain{Name: fp.Name, DomainID: domain}, keyOf)
 }
 
 func keyOf(g group) keystone.NameInDomain {

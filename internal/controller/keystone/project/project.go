@@ -110,7 +110,7 @@ func (e *external) Find(ctx context.Context, mg mr) ([]project, error) {
 	if domain == "" {
 		return keystone.Unresolved[project](mg, errors.Errorf(errNoDomain, fp.Name))
 	}
-	return keystone.FindInDomain(ctx, e.sc, projects, keystone.NameInDomain{Name: fp.Name, DomainID: domain}, keyOf)
+	return e.projects.FindInDomain(ctx, e.sc, inDomain(domain), keystone.NameInDomain{Name: fp.Name, DomainID: domain}, keyOf)
 }
 
 func keyOf(p project) keystone.NameInDomain {

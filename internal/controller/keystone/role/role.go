@@ -108,7 +108,7 @@ func (e *external) Find(ctx context.Context, mg mr) ([]role, error) {
 		// Without its domain, the role cannot be told from a global one of the same name.
 		return keystone.Unresolved[role](mg, errors.Errorf(errNoDomain, fp.Name))
 	}
-	return keystone.FindInDomain(ctx, e.sc, roles, keystone.NameInDomain{Name: fp.Name, DomainID: domain}, keyOf)
+	return e.roles.FindInDomain(ctx, e.sc, scopeOf(domain), keystone.NameInDomain{Name: fp.Name, DomainID: domain}, keyOf)
 }
 
 func keyOf(r role) keystone.NameInDomain {

@@ -156,14 +156,19 @@ func (e *external) Get(ctx context.Context, _ mr, id string) (assignment, error)
 	if !ok {
 		return a, e.check(ctx, a)
 	}
-	return e.reads.Get(ctx, scope, a.Key(), clients.Source[assignment]{
+	return e.reads.Get(ctx, scope, a.Key(), e.source(a))
+}
+
+// source lists the assignments of a's role, or checks a alone.
+func (e *external) source(a assignment) clients.Source[assignment] {
+	return clients.Source[assignment]{
 		List: func(ctx context.Context) ([]assignment, error) { return e.listRole(ctx, a.RoleID) },
 		Get:  func(ctx context.Context) (assignment, error) { return a, e.check(ctx, a) },
 		ID:   assignment.Key,
 		Refused: func(err error) bool {
 			return keystone.IsTruncated(err) || gophercloud.ResponseCodeIs(err, http.StatusForbidden)
 		},
-	})
+	}
 }
 
 // listRole lists the role's project and domain assignments.
@@ -193,11 +198,19 @@ func (e *external) scope(a assignment) (clients.Scope, bool) {
 	return clients.Scope{Client: e.sc, List: e.sc.ServiceURL("role_assignments") + "?" + roleFilter(a.RoleID).Encode()}, true
 }
 
-// Find checks whether the assignment the spec names exists. There is at most one.
+// Find checks whether the assignment the spec names exists. There is at most one. A fresh
+// shared list of the role's assignments answers when one is at hand: Create checks again with
+// a HEAD right before its PUT, so an assignment made by hand since the list is refused, not
+// claimed.
 func (e *external) Find(ctx context.Context, mg mr) ([]assignment, error) {
 	a, err := desired(mg)
 	if err != nil {
 		return keystone.Unresolved[assignment](mg, err)
+	}
+	if scope, ok := e.scope(a); ok {
+		if found, ok := e.reads.Match(ctx, scope, a.Key(), func(b assignment) bool { return b == a }, e.source(a)); ok {
+			return found, nil
+		}
 	}
 	err = e.check(ctx, a)
 	switch {
