@@ -120,35 +120,23 @@ func (r *SharedReads[T]) Get(ctx context.Context, s Scope, id string, src Source
 	sc.reads[id] = now
 	w, wrote := sc.wrote[id]
 	wrote = wrote && !w.at.Before(now.Add(-r.Fresh))
-	l := sc.list
-	if l != nil && l.started.Before(now.Add(-r.Fresh)) {
-		l = nil
-	}
+	l := r.freshList(sc, now)
 	if wrote && !w.forgotten && (l == nil || !l.started.After(w.at)) {
 		r.mu.Unlock()
 		return w.v, nil
 	}
-	if l == nil && r.shouldList(sc, now) {
-		l = &listRead[T]{started: now, done: make(chan struct{})}
-		sc.list = l
-		go r.fetch(s, l, src)
+	if l == nil {
+		l = r.startList(ctx, s, sc, now, src)
 	}
 	r.mu.Unlock()
 	// A list started before we forgot the object may hold what it was before our write.
-	if l == nil || (wrote && w.forgotten && !l.started.After(w.at)) {
+	if l == nil || (wrote && w.forgotten && !l.started.After(w.at)) || !l.wait(ctx) {
 		return src.Get(ctx)
 	}
-	select {
-	case <-l.done:
-	case <-ctx.Done():
-		var zero T
-		return zero, ctx.Err()
-	}
-	if v, ok := l.items[id]; ok && l.err == nil {
+	if v, ok := l.items[id]; ok {
 		return v, nil
 	}
-	// Not in the list (gone, or made after it was read), or the list failed: the object alone
-	// says which.
+	// Not in the list (gone, or made after it was read): the object alone says which.
 	return src.Get(ctx)
 }
 
@@ -166,45 +154,22 @@ func (r *SharedReads[T]) Match(ctx context.Context, s Scope, key string, match f
 	r.mu.Lock()
 	sc := r.scope(s, now)
 	sc.reads[key] = now
-	l := sc.list
-	if l != nil && l.started.Before(now.Add(-r.Fresh)) {
-		l = nil
-	}
-	if l == nil && r.shouldList(sc, now) {
-		l = &listRead[T]{started: now, done: make(chan struct{})}
-		sc.list = l
-		go r.fetch(s, l, src)
+	l := r.freshList(sc, now)
+	if l == nil {
+		l = r.startList(ctx, s, sc, now, src)
 	}
 	r.mu.Unlock()
-	if l == nil {
-		return nil, false
-	}
-	select {
-	case <-l.done:
-	case <-ctx.Done():
-		return nil, false
-	}
-	if l.err != nil {
+	if l == nil || !l.wait(ctx) {
 		return nil, false
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var out []T
-	newer := map[string]bool{}
-	for id, w := range sc.wrote {
-		if w.at.Before(now.Add(-r.Fresh)) || !w.at.After(l.started) {
-			continue // the list is as new as this write, or newer
-		}
-		newer[id] = true
-		switch {
-		case w.forgotten:
-			return nil, false // deleted since the list, or written with an outcome unknown
-		case match(w.v):
-			out = append(out, w.v)
-		}
+	out, ok := sc.writesSince(l, now.Add(-r.Fresh), match)
+	if !ok {
+		return nil, false
 	}
 	for id, v := range l.items {
-		if !newer[id] && match(v) {
+		if w, newer := sc.wrote[id]; (!newer || !w.at.After(l.started) || w.at.Before(now.Add(-r.Fresh))) && match(v) {
 			out = append(out, v)
 		}
 	}
@@ -212,13 +177,61 @@ func (r *SharedReads[T]) Match(ctx context.Context, s Scope, key string, match f
 	return out, true
 }
 
+// writesSince returns our writes after list l began (and not before oldest) that match; false
+// when one of them has an unknown outcome (a delete, a failed write). sc's lock is held.
+func (sc *scopeReads[T]) writesSince(l *listRead[T], oldest time.Time, match func(T) bool) ([]T, bool) {
+	var out []T
+	for _, w := range sc.wrote {
+		switch {
+		case w.at.Before(oldest) || !w.at.After(l.started):
+			// The list is as new as this write, or newer.
+		case w.forgotten:
+			return nil, false
+		case match(w.v):
+			out = append(out, w.v)
+		}
+	}
+	return out, true
+}
+
+// freshList returns the scope's list if it began within Fresh; r.mu is held.
+func (r *SharedReads[T]) freshList(sc *scopeReads[T], now time.Time) *listRead[T] {
+	if l := sc.list; l != nil && !l.started.Before(now.Add(-r.Fresh)) {
+		return l
+	}
+	return nil
+}
+
+// startList starts a list of the scope if its demand calls for one, and returns it (nil
+// otherwise); r.mu is held. The list outlives the read that starts it: its context keeps the
+// read's values but not its end.
+func (r *SharedReads[T]) startList(ctx context.Context, s Scope, sc *scopeReads[T], now time.Time, src Source[T]) *listRead[T] {
+	if !r.shouldList(sc, now) {
+		return nil
+	}
+	l := &listRead[T]{started: now, done: make(chan struct{})}
+	sc.list = l
+	go r.fetch(context.WithoutCancel(ctx), s, l, src)
+	return l
+}
+
+// wait waits for the list; false when ctx ends first or the list failed.
+func (l *listRead[T]) wait(ctx context.Context) bool {
+	select {
+	case <-l.done:
+		return l.err == nil
+	case <-ctx.Done():
+		return false
+	}
+}
+
 // fetch reads the scope's list outside the lock, so that the reads waiting for it (and no
 // others) block on the system, and records a failure so that the scope is read object by
 // object for a while. It runs detached from the read that started it: a read that gave up
 // (its context ended) must not fail the others waiting for the same list.
-func (r *SharedReads[T]) fetch(s Scope, l *listRead[T], src Source[T]) {
+func (r *SharedReads[T]) fetch(ctx context.Context, s Scope, l *listRead[T], src Source[T]) {
 	defer close(l.done)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	items, err := src.List(ctx)
 	l.err = err

@@ -82,7 +82,7 @@ func TestSharedReads(t *testing.T) {
 	}
 	// busy reads 40 different objects within a window: enough demand to list (40*3/60 = 2).
 	busy := func() []step {
-		var s []step
+		s := make([]step, 0, 40)
 		for i := range 40 {
 			s = append(s, step{after: time.Second, read: fmt.Sprintf("o%d", i)})
 		}

@@ -58,7 +58,7 @@ func TestImportKeystone(t *testing.T) {
 	ourMarker := provenance.Marker{Installation: installationID, Resource: "Group.keystone.identity.m.crossplane.io/" + ns + "/ours", Origin: provenance.OriginCreated}.Encode()
 	gm := keystone.post(t, "groups", "group", map[string]any{"name": "managed", "domain_id": dt, "crossplane_provenance": ourMarker})
 
-	objects := map[string][]string{"domain": {"domains", dt}, "project": {"projects", pw}, "project ": {"projects", pa},
+	objects := map[string][]string{"domain": {"domains", dt}, "project": {"projects", pw}, "child-project": {"projects", pa},
 		"role": {"roles", rr}, "group": {"groups", gd}, "user": {"users", ua}}
 	before := map[string]json.RawMessage{}
 	for k, p := range objects {
@@ -146,9 +146,9 @@ func applyDir(t *testing.T, dir string) []*unstructured.Unstructured {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no manifests in %s: %v", dir, err)
 	}
-	var out []*unstructured.Unstructured
+	out := make([]*unstructured.Unstructured, 0, len(files))
 	for _, f := range files {
-		b, err := os.ReadFile(f) //nolint:gosec // G304: the test's own directory
+		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,8 +157,8 @@ func applyDir(t *testing.T, dir string) []*unstructured.Unstructured {
 			t.Fatalf("%s: %v", f, err)
 		}
 		cur := u.DeepCopy()
-		switch err := kube.Get(context.Background(), client.ObjectKeyFromObject(u), cur); {
-		case err == nil:
+		switch err := kube.Get(context.Background(), client.ObjectKeyFromObject(u), cur); err {
+		case nil:
 			cur.Object["spec"] = u.Object["spec"]
 			if err := kube.Update(context.Background(), cur); err != nil {
 				t.Fatalf("cannot apply %s: %v", f, err)

@@ -29,7 +29,7 @@ func TestSharedKeystoneCalls(t *testing.T) {
 	const fresh, window = 3 * time.Second, time.Minute
 	inD1 := url.Values{"domain_id": {"d1"}}
 	list := func(n int, extra string) string {
-		var items []string
+		items := make([]string, 0, n)
 		for i := range n {
 			items = append(items, fmt.Sprintf(`{"id": "t%d", "name": "n%d"}`, i, i))
 		}
@@ -64,7 +64,7 @@ func TestSharedKeystoneCalls(t *testing.T) {
 	}
 	// busy reads the 40 things one second apart: the 40th read lists.
 	busy := func() []op {
-		var ops []op
+		ops := make([]op, 0, 40)
 		for i := range 40 {
 			o := read(fmt.Sprintf("t%d", i))
 			o.after = time.Second
@@ -140,7 +140,7 @@ func TestSharedKeystoneCalls(t *testing.T) {
 				a["GET things?domain_id=d1"] = keystonetest.Answer{Body: list(10, `, "truncated": true`)}
 			}
 			api := &keystonetest.API{Answers: a}
-			var got []string
+			got := make([]string, 0, len(tc.ops))
 			skip := 0
 			for i, o := range tc.ops {
 				clock = clock.Add(o.after)

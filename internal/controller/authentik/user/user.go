@@ -101,8 +101,9 @@ func (e *external) Get(ctx context.Context, mg mr, id string) (api.User, error) 
 		return api.User{}, authentik.NotFound(fmt.Sprintf(notAUserPK, id))
 	}
 	e.readSecret(ctx, mg)
+	pk32 := int32(pk)
 	return e.objs.Get(ctx, e.c, id, func(ctx context.Context) (api.User, error) {
-		u, resp, err := e.c.CoreAPI.CoreUsersRetrieve(ctx, int32(pk)).Execute()
+		u, resp, err := e.c.CoreAPI.CoreUsersRetrieve(ctx, pk32).Execute()
 		if err != nil {
 			return api.User{}, authentik.Wrap(err, resp, errReadUser, pk)
 		}

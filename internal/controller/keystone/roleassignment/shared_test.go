@@ -54,7 +54,8 @@ func TestSharedAssignmentChecks(t *testing.T) {
 		}
 	}
 	before := len(api.Calls())
-	got := []string{get("project/p1/group/g/role/r"), get("project/p-gone/group/g/role/r")}
+	got := make([]string, 0, 3)
+	got = append(got, get("project/p1/group/g/role/r"), get("project/p-gone/group/g/role/r"))
 	mg := &v1alpha1.RoleAssignment{Spec: v1alpha1.RoleAssignmentSpec{ForProvider: v1alpha1.RoleAssignmentParameters{
 		RoleID: ptr("r"), GroupID: ptr("g"), ProjectID: ptr("p-new")}}}
 	if _, _, err := e.Create(context.Background(), mg, provenance.Marker{}); err != nil {
