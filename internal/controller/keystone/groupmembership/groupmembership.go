@@ -59,7 +59,9 @@ type membership struct {
 // Key renders the membership as its external name.
 func (m membership) Key() string { return keystone.MembershipKey(m.GroupID, m.UserID) }
 
-func (m membership) url(sc keystone.API) string { return keystone.MembershipURL(sc, m.GroupID, m.UserID) }
+func (m membership) url(sc keystone.API) string {
+	return keystone.MembershipURL(sc, m.GroupID, m.UserID)
+}
 
 // parseKey reads an external name written by Key.
 func parseKey(s string) (membership, error) {

@@ -119,7 +119,9 @@ func TestCalls(t *testing.T) {
 	fp := v1alpha1.GroupMembershipParameters{GroupID: ptr("g"), UserID: ptr("u")}
 	mk := provenance.Marker{Installation: "i", Resource: "GroupMembership.keystone.identity.crossplane.io/gm", Origin: provenance.OriginCreated}
 	get := func(id string) keystonetest.Op[mr, membership] {
-		return func(ctx context.Context, d adoption.Driver[mr, membership]) (any, error) { return d.Get(ctx, newGM(fp), id) }
+		return func(ctx context.Context, d adoption.Driver[mr, membership]) (any, error) {
+			return d.Get(ctx, newGM(fp), id)
+		}
 	}
 	deleting := newGM(v1alpha1.GroupMembershipParameters{GroupRef: &xpv2.Reference{Name: "g"}, UserID: ptr("u")})
 	now := metav1.Now()

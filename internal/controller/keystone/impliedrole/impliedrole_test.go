@@ -211,7 +211,7 @@ func TestCalls(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-						got := keystonetest.Run(tc.answers, func(sc keystone.API) adoption.Driver[mr, rule] { return &external{sc: sc} }, tc.op)
+			got := keystonetest.Run(tc.answers, func(sc keystone.API) adoption.Driver[mr, rule] { return &external{sc: sc} }, tc.op)
 			switch {
 			case tc.wantErr == "" && got.Err != nil:
 				t.Errorf("error %v, want none", got.Err)
@@ -229,4 +229,3 @@ func TestCalls(t *testing.T) {
 		})
 	}
 }
-
