@@ -8,9 +8,9 @@ import (
 
 // ImpliedRoleParameters name one Keystone implied-role rule: the prior role implies the
 // implied one. A rule has no fields of its own, so nothing here can change once set: to make a
-// role imply another, create another ImpliedRole. Keystone refuses a domain-specific implied
-// role, and a rule that implies a role listed in its [assignment] prohibited_implied_role
-// option (admin by default).
+// role imply another, create another ImpliedRole. Keystone refuses a global prior role implying
+// a domain-specific one, and a rule that implies a role named in its [assignment]
+// prohibited_implied_role option (admin by default).
 // A reference or a selector fills in the ID it resolves to and stays set, so the rules ask for
 // at least one of the three, not exactly one.
 // +kubebuilder:validation:XValidation:rule="has(self.priorRoleId) || has(self.priorRoleRef) || has(self.priorRoleSelector)",message="set the prior role: one of priorRoleId, priorRoleRef or priorRoleSelector"

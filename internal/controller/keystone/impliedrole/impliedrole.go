@@ -39,7 +39,7 @@ const (
 	errKey        = "external name %q is not an implied-role rule key: want <prior role ID>/<implied role ID>"
 	errUnresolved = "the %s of the implied-role rule is not known: set spec.forProvider.%s, or wait for its reference or selector to resolve"
 	errCheck      = "cannot check Keystone implied-role rule %s"
-	errImply      = "cannot make Keystone role imply another (rule %s): Keystone refuses a domain-specific implied role and a role listed in its [assignment] prohibited_implied_role option (admin by default)"
+	errImply      = "cannot make Keystone role imply another (rule %s): Keystone refuses a global role implying a domain-specific one, and implying a role named in its [assignment] prohibited_implied_role option (admin by default)"
 	errUnimply    = "cannot remove Keystone implied-role rule %s"
 	errChanged    = "spec.forProvider now names the implied-role rule %s, but this resource manages %s. A rule cannot be changed: restore the spec, or create another ImpliedRole and delete this one"
 
