@@ -277,7 +277,8 @@ func TestSharedMembershipChecks(t *testing.T) {
 		t.Errorf("the 40th check: -want +got:\n%s", diff)
 	}
 	before := len(calls)
-	got := []string{check("g/u1"), check("g/gone")}
+	got := make([]string, 0, 3)
+	got = append(got, check("g/u1"), check("g/gone"))
 	if _, _, err := e.Create(context.Background(), newGM(v1alpha1.GroupMembershipParameters{GroupID: ptr("g"), UserID: ptr("new")}), provenance.Marker{}); err != nil {
 		t.Fatal(err)
 	}
