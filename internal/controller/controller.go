@@ -20,7 +20,9 @@ import (
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/domain"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/domainconfig"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/group"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/groupmembership"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/identityprovider"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/impliedrole"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/mapping"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/project"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/protocol"
@@ -50,6 +52,8 @@ var setups = []struct {
 	{group.Setup, group.SetupGated},
 	{user.Setup, user.SetupGated},
 	{roleassignment.Setup, roleassignment.SetupGated},
+	{groupmembership.Setup, groupmembership.SetupGated},
+	{impliedrole.Setup, impliedrole.SetupGated},
 }
 
 // Setup adds every controller to the manager at once.

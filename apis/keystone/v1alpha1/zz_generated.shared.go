@@ -26,10 +26,14 @@ type (
 	DomainConfigParameters      = ns.DomainConfigParameters
 	DomainObservation           = ns.DomainObservation
 	DomainParameters            = ns.DomainParameters
+	GroupMembershipObservation  = ns.GroupMembershipObservation
+	GroupMembershipParameters   = ns.GroupMembershipParameters
 	GroupObservation            = ns.GroupObservation
 	GroupParameters             = ns.GroupParameters
 	IdentityProviderObservation = ns.IdentityProviderObservation
 	IdentityProviderParameters  = ns.IdentityProviderParameters
+	ImpliedRoleObservation      = ns.ImpliedRoleObservation
+	ImpliedRoleParameters       = ns.ImpliedRoleParameters
 	LDAPConfig                  = ns.LDAPConfig
 	LDAPGroups                  = ns.LDAPGroups
 	LDAPOptionValue             = ns.LDAPOptionValue

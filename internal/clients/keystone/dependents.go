@@ -308,7 +308,7 @@ func nameOr(r ref) string {
 func GroupsOfUser(ctx context.Context, sc API, userID, userName string) ([]adoption.Dependent, error) {
 	gs, err := Collection[namedObject]{Path: "users/" + url.PathEscape(userID) + "/groups", Plural: "groups"}.List(ctx, sc, nil)
 	return memberships(gs, err, func(g namedObject) (string, string) {
-		return userID + "@" + g.ID, "user " + userName + " in group " + g.Name
+		return MembershipKey(g.ID, userID), "user " + userName + " in group " + g.Name
 	})
 }
 
@@ -316,10 +316,13 @@ func GroupsOfUser(ctx context.Context, sc API, userID, userName string) ([]adopt
 func MembersOfGroup(ctx context.Context, sc API, groupID, groupName string) ([]adoption.Dependent, error) {
 	us, err := Collection[namedObject]{Path: "groups/" + url.PathEscape(groupID) + "/users", Plural: "users"}.List(ctx, sc, nil)
 	return memberships(us, err, func(u namedObject) (string, string) {
-		return u.ID + "@" + groupID, "user " + u.Name + " in group " + groupName
+		return MembershipKey(groupID, u.ID), "user " + u.Name + " in group " + groupName
 	})
 }
 
+// memberships describes each membership by its key (<group ID>/<user ID>), which is also the
+// external name of the GroupMembership that manages it: a membership has no marker, so its
+// owner is found by kind and external name.
 func memberships(objs []namedObject, err error, describe func(namedObject) (id, key string)) ([]adoption.Dependent, error) {
 	if err != nil && !IsTruncated(err) {
 		return nil, err
@@ -327,7 +330,10 @@ func memberships(objs []namedObject, err error, describe func(namedObject) (id, 
 	out := make([]adoption.Dependent, 0, len(objs))
 	for _, o := range objs {
 		id, key := describe(o)
-		out = append(out, adoption.Dependent{Description: adoption.Description{ID: id, Type: typeMembership, Key: key, Markerless: true}})
+		out = append(out, adoption.Dependent{
+			Description: adoption.Description{ID: id, Type: typeMembership, Key: key, Markerless: true},
+			Kind:        v1alpha1.GroupMembershipGroupKind.String(), ExternalName: id,
+		})
 	}
 	return withTruncation(out, err, typeMembership), nil
 }
@@ -386,8 +392,12 @@ func ImpliedRoleRules(ctx context.Context, sc API, roleID string) ([]adoption.De
 			if inf.PriorRole.ID != roleID && imp.ID != roleID {
 				continue
 			}
-			ds = append(ds, adoption.Dependent{Description: adoption.Description{
-				ID: inf.PriorRole.ID + "/implies/" + imp.ID, Type: typeInference, Key: nameOr(inf.PriorRole) + " implies " + nameOr(imp), Markerless: true}})
+			// The key is the external name of the ImpliedRole that manages the rule.
+			key := ImpliedRoleKey(inf.PriorRole.ID, imp.ID)
+			ds = append(ds, adoption.Dependent{
+				Description: adoption.Description{ID: key, Type: typeInference, Key: nameOr(inf.PriorRole) + " implies " + nameOr(imp), Markerless: true},
+				Kind:        v1alpha1.ImpliedRoleGroupKind.String(), ExternalName: key,
+			})
 		}
 	}
 	return ds, nil

@@ -135,8 +135,10 @@ func TestDependents(t *testing.T) {
 				return ImpliedRoleRules(ctx, sc, "r")
 			},
 			want: []adoption.Dependent{
-				{Description: adoption.Description{ID: "r/implies/m", Type: typeInference, Key: "admin implies member", Markerless: true}},
-				{Description: adoption.Description{ID: "o/implies/r", Type: typeInference, Key: "owner implies admin", Markerless: true}},
+				{Description: adoption.Description{ID: "r/m", Type: typeInference, Key: "admin implies member", Markerless: true},
+					Kind: "ImpliedRole.keystone.identity.crossplane.io", ExternalName: "r/m"},
+				{Description: adoption.Description{ID: "o/r", Type: typeInference, Key: "owner implies admin", Markerless: true},
+					Kind: "ImpliedRole.keystone.identity.crossplane.io", ExternalName: "o/r"},
 			},
 		},
 		"MembershipsOfAUser": {
@@ -144,7 +146,20 @@ func TestDependents(t *testing.T) {
 			list: func(ctx context.Context, sc *gophercloud.ServiceClient) ([]adoption.Dependent, error) {
 				return GroupsOfUser(ctx, sc, "u", "bob")
 			},
-			want: []adoption.Dependent{{Description: adoption.Description{ID: "u@g", Type: typeMembership, Key: "user bob in group team", Markerless: true}}},
+			want: []adoption.Dependent{{Description: adoption.Description{ID: "g/u", Type: typeMembership, Key: "user bob in group team", Markerless: true},
+				Kind: "GroupMembership.keystone.identity.crossplane.io", ExternalName: "g/u"}},
+		},
+		"MembersOfAGroup": {
+			answers: map[string]string{"/v3/groups/g/users": `{"users": [{"id": "u", "name": "bob"}, {"id": "v", "name": "carol"}]}`},
+			list: func(ctx context.Context, sc *gophercloud.ServiceClient) ([]adoption.Dependent, error) {
+				return MembersOfGroup(ctx, sc, "g", "team")
+			},
+			want: []adoption.Dependent{
+				{Description: adoption.Description{ID: "g/u", Type: typeMembership, Key: "user bob in group team", Markerless: true},
+					Kind: "GroupMembership.keystone.identity.crossplane.io", ExternalName: "g/u"},
+				{Description: adoption.Description{ID: "g/v", Type: typeMembership, Key: "user carol in group team", Markerless: true},
+					Kind: "GroupMembership.keystone.identity.crossplane.io", ExternalName: "g/v"},
+			},
 		},
 		"ApplicationCredentialsOfAUser": {
 			answers: map[string]string{"/v3/users/u/application_credentials": `{"application_credentials": [{"id": "c", "name": "ci"}]}`},

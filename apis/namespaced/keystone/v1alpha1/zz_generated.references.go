@@ -59,6 +59,30 @@ func (mg *Group) ResolveReferences(ctx context.Context, c client.Reader) error {
 	return nil
 }
 
+// ResolveReferences of this GroupMembership, among the resources of its own scope and namespace.
+func (mg *GroupMembership) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.GroupID), Reference: fp.GroupRef, Selector: fp.GroupSelector,
+		To: reference.To{Managed: &Group{}, List: &GroupList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.groupId")
+	} else {
+		fp.GroupID, fp.GroupRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.UserID), Reference: fp.UserRef, Selector: fp.UserSelector,
+		To: reference.To{Managed: &User{}, List: &UserList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.userId")
+	} else {
+		fp.UserID, fp.UserRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	return nil
+}
+
 // ResolveReferences of this IdentityProvider, among the resources of its own scope and namespace.
 func (mg *IdentityProvider) ResolveReferences(ctx context.Context, c client.Reader) error {
 	r := reference.NewAPIResolver(c, mg)
@@ -71,6 +95,30 @@ func (mg *IdentityProvider) ResolveReferences(ctx context.Context, c client.Read
 		return errors.Wrap(err, "spec.forProvider.domainId")
 	} else {
 		fp.DomainID, fp.DomainRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	return nil
+}
+
+// ResolveReferences of this ImpliedRole, among the resources of its own scope and namespace.
+func (mg *ImpliedRole) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.PriorRoleID), Reference: fp.PriorRoleRef, Selector: fp.PriorRoleSelector,
+		To: reference.To{Managed: &Role{}, List: &RoleList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.priorRoleId")
+	} else {
+		fp.PriorRoleID, fp.PriorRoleRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.ImpliedRoleID), Reference: fp.ImpliedRoleRef, Selector: fp.ImpliedRoleSelector,
+		To: reference.To{Managed: &Role{}, List: &RoleList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.impliedRoleId")
+	} else {
+		fp.ImpliedRoleID, fp.ImpliedRoleRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
 	}
 	return nil
 }

@@ -1,0 +1,15 @@
+package impliedrole
+
+import (
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
+)
+
+// validate checks, right before a write, what the CRD checks at admission: a resource stored
+// before a rule existed never went through it.
+func validate(mg mr) error {
+	fp := *mg.Parameters()
+	return clients.CheckFields(typeName, mg.GetName(),
+		clients.FP("spec.forProvider.priorRoleId", fp.PriorRoleID, keystone.ID),
+		clients.FP("spec.forProvider.impliedRoleId", fp.ImpliedRoleID, keystone.ID))
+}
