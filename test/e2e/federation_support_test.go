@@ -180,7 +180,7 @@ func deleteAll(t *testing.T, objs ...client.Object) {
 		}
 	}
 	for _, o := range objs {
-		eventually(t, 90*time.Second, o.GetName()+" ("+kindOf(o)+") to be deleted", func() bool {
+		eventuallyObject(t, 90*time.Second, o, o.GetName()+" ("+kindOf(o)+") to be deleted", func() bool {
 			err := kube.Get(context.Background(), types.NamespacedName{Name: o.GetName(), Namespace: o.GetNamespace()}, o)
 			return kerrors.IsNotFound(err)
 		})

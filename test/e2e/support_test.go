@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"maps"
 	"net"
@@ -163,6 +164,49 @@ func eventually(t *testing.T, timeout time.Duration, what string, f func() bool)
 	t.Fatalf("timed out after %s waiting for %s", timeout, what)
 }
 
+// eventuallyObject is eventually for a wait on one object: on timeout it also says what the
+// object looks like then (finalizers, conditions, events), so a failure explains itself.
+func eventuallyObject(t *testing.T, timeout time.Duration, obj client.Object, what string, f func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		if f() {
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("timed out after %s waiting for %s; %s", timeout, what, describe(obj))
+}
+
+// describe reads obj again and summarises its finalizers, conditions and latest events.
+func describe(obj client.Object) string {
+	if err := kube.Get(context.Background(), keyOf(obj), obj); err != nil {
+		return "cannot read it: " + err.Error()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "finalizers %v", obj.GetFinalizers())
+	if c, ok := obj.(resource.Conditioned); ok {
+		for _, ct := range []xpv2.ConditionType{xpv2.TypeReady, xpv2.TypeSynced} {
+			cond := c.GetCondition(ct)
+			fmt.Fprintf(&b, "; %s=%s %s %q", ct, cond.Status, cond.Reason, cond.Message)
+		}
+	}
+	evs := &corev1.EventList{}
+	if err := kube.List(context.Background(), evs); err == nil {
+		var last []string
+		for _, e := range evs.Items {
+			if e.InvolvedObject.UID == obj.GetUID() {
+				last = append(last, e.Reason+": "+e.Message)
+			}
+		}
+		if len(last) > 3 {
+			last = last[len(last)-3:]
+		}
+		fmt.Fprintf(&b, "; events %q", last)
+	}
+	return b.String()
+}
+
 func keyOf(obj client.Object) types.NamespacedName {
 	return types.NamespacedName{Name: obj.GetName(), Namespace: obj.GetNamespace()}
 }
@@ -184,7 +228,7 @@ func condition(obj resource.Conditioned, ct xpv2.ConditionType) xpv2.Condition {
 // waitReady waits for Ready=True and Synced=True.
 func waitReady(t *testing.T, mg resource.Managed) {
 	t.Helper()
-	eventually(t, 60*time.Second, mg.GetName()+" to be Ready and Synced", func() bool {
+	eventuallyObject(t, 60*time.Second, mg, mg.GetName()+" to be Ready and Synced", func() bool {
 		get(t, mg)
 		return condition(mg, xpv2.TypeReady).Status == corev1.ConditionTrue && condition(mg, xpv2.TypeSynced).Status == corev1.ConditionTrue
 	})
@@ -193,7 +237,7 @@ func waitReady(t *testing.T, mg resource.Managed) {
 // waitGone waits until a resource no longer exists in the API server.
 func waitGone(t *testing.T, obj client.Object) {
 	t.Helper()
-	eventually(t, 60*time.Second, obj.GetName()+" to be deleted", func() bool {
+	eventuallyObject(t, 60*time.Second, obj, obj.GetName()+" to be deleted", func() bool {
 		err := kube.Get(context.Background(), types.NamespacedName{Name: obj.GetName(), Namespace: obj.GetNamespace()}, obj)
 		return kerrors.IsNotFound(err)
 	})
