@@ -58,9 +58,12 @@ type Owners interface {
 // A Waiter learns which resources a blocked deletion waits for, so that it can reconcile the
 // waiting resource as soon as they are gone (Owners implementations may also be Waiters).
 type Waiter interface {
+	// Changes returns a mark to take before checking what a deletion waits for.
+	Changes() uint64
 	// WaitFor records that the resource of kind in namespace ("" for a cluster-scoped one) with
-	// name waits for each of resources (as provenance.ResourceName writes them).
-	WaitFor(kind, namespace, name string, resources []string)
+	// name waits for each of resources (as provenance.ResourceName writes them) that was not
+	// deleted after mark.
+	WaitFor(kind, namespace, name string, resources []string, mark uint64)
 }
 
 // waitedFor lists the resources that are deleting the dependents.

@@ -49,7 +49,9 @@ type waitingOwners struct {
 	waits *[]string
 }
 
-func (w waitingOwners) WaitFor(kind, _, name string, resources []string) {
+func (w waitingOwners) Changes() uint64 { return 0 }
+
+func (w waitingOwners) WaitFor(kind, _, name string, resources []string, _ uint64) {
 	*w.waits = append(*w.waits, kind+"/"+name+" waits for "+strings.Join(resources, ","))
 }
 

@@ -319,6 +319,12 @@ func (e *External[MR, O]) checkDependents(ctx context.Context, mg MR) error {
 		return nil
 	}
 	d := e.driver.Describe(*e.observed)
+	w, waits := e.owners.(Waiter)
+	var mark uint64
+	if waits {
+		// Taken before the dependents are read: an owner gone after it is not waited for.
+		mark = w.Changes()
+	}
 	deps, err := c.Dependents(ctx, mg, *e.observed)
 	if err != nil {
 		return errors.Wrapf(err, errDependents, d.Type, d.Key, d.ID)
@@ -336,8 +342,8 @@ func (e *External[MR, O]) checkDependents(ctx context.Context, mg MR) error {
 	}
 	be := &DeletionBlockedError{Object: d, dependents: judged}
 	mg.SetConditions(be.Condition())
-	if w, ok := e.owners.(Waiter); ok && be.Waiting() {
-		w.WaitFor(e.groupKind, mg.GetNamespace(), mg.GetName(), waitedFor(judged))
+	if waits && be.Waiting() {
+		w.WaitFor(e.groupKind, mg.GetNamespace(), mg.GetName(), waitedFor(judged), mark)
 	}
 	return be
 }

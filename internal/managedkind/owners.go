@@ -40,10 +40,18 @@ type Owners struct {
 	Waker *Waker
 }
 
+// Changes implements adoption.Waiter.
+func (o Owners) Changes() uint64 {
+	if o.Waker == nil {
+		return 0
+	}
+	return o.Waker.Changes()
+}
+
 // WaitFor implements adoption.Waiter.
-func (o Owners) WaitFor(kind, namespace, name string, resources []string) {
+func (o Owners) WaitFor(kind, namespace, name string, resources []string, mark uint64) {
 	if o.Waker != nil {
-		o.Waker.WaitFor(kind, namespace, name, resources)
+		o.Waker.WaitFor(kind, namespace, name, resources, mark)
 	}
 }
 

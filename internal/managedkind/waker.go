@@ -33,6 +33,9 @@ type Waker struct {
 	// namespace's) latest change, so that a wait registered after a change it missed wakes at once.
 	changes   uint64
 	changedAt map[string]uint64
+	// goneAt is the count at a resource's deletion, so that a wait registered after the
+	// deletion it waits for (the deletion came between the check and WaitFor) wakes at once.
+	goneAt map[string]uint64
 	// limiters are the kinds' controllers' rate limiters: a woken resource's backoff starts
 	// afresh, so that a retry its wake-up needs (a conflict, say) comes in a second, not a minute.
 	limiters map[string]workqueue.TypedRateLimiter[reconcile.Request]
@@ -49,9 +52,13 @@ func NewWaker() *Waker {
 	return &Waker{
 		channels: map[string]chan event.GenericEvent{}, pending: map[waiter]map[string]bool{}, waiters: map[string]map[waiter]bool{},
 		referrers: map[string]map[waiter]bool{}, referenced: map[waiter][]string{}, changedAt: map[string]uint64{},
-		limiters: map[string]workqueue.TypedRateLimiter[reconcile.Request]{},
+		limiters: map[string]workqueue.TypedRateLimiter[reconcile.Request]{}, goneAt: map[string]uint64{},
 	}
 }
+
+// goneMemory bounds goneAt: past it, what it remembers is dropped, and a wait that raced with
+// one of those deletions is reconciled by its backoff instead.
+const goneMemory = 4096
 
 // source returns the event source of a kind's controller: the wake-ups of its resources.
 func (w *Waker) source(kind string) source.Source {
@@ -71,25 +78,53 @@ func (w *Waker) channel(kind string) chan event.GenericEvent {
 
 // WaitFor records that the resource of kind in namespace ("" for a cluster-scoped one) with
 // name waits for every one of resources to be gone, replacing what it waited for before.
-func (w *Waker) WaitFor(kind, namespace, name string, resources []string) {
+// Those that were deleted after mark (see Changes; take it before checking what the deletion
+// waits for) are not waited for: their deletion may have come before this call. A resource
+// with nothing left to wait for is woken at once.
+func (w *Waker) WaitFor(kind, namespace, name string, resources []string, mark uint64) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	wt := waiter{kind, namespace, name}
+	w.forgetWaitLocked(wt)
 	set := make(map[string]bool, len(resources))
 	for _, r := range resources {
+		if w.goneAt[r] > mark {
+			continue
+		}
 		set[r] = true
 		if w.waiters[r] == nil {
 			w.waiters[r] = map[waiter]bool{}
 		}
 		w.waiters[r][wt] = true
 	}
+	if len(set) == 0 {
+		w.mu.Unlock()
+		w.wake([]waiter{wt})
+		return
+	}
 	w.pending[wt] = set
+	w.mu.Unlock()
+}
+
+// forgetWaitLocked drops what wt waited for before.
+func (w *Waker) forgetWaitLocked(wt waiter) {
+	for r := range w.pending[wt] {
+		delete(w.waiters[r], wt)
+		if len(w.waiters[r]) == 0 {
+			delete(w.waiters, r)
+		}
+	}
+	delete(w.pending, wt)
 }
 
 // Gone records that resource (as provenance.ResourceName writes it) was deleted, and wakes the resources that were
 // waiting for nothing else.
 func (w *Waker) Gone(resource string) {
 	w.mu.Lock()
+	w.changes++
+	if len(w.goneAt) >= goneMemory {
+		clear(w.goneAt)
+	}
+	w.goneAt[resource] = w.changes
 	var wake []waiter
 	for wt := range w.waiters[resource] {
 		set := w.pending[wt]

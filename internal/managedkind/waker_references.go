@@ -6,8 +6,8 @@ import "github.com/crossplane-contrib/provider-identity/internal/provenance"
 // nothing resolvable waits for any of them to change.
 const anyName = "*"
 
-// Changes returns a mark to pass to WaitForReferences: take it before reading what a
-// resource references.
+// Changes returns a mark to pass to WaitForReferences or WaitFor: take it before reading what
+// a resource references, or what its deletion waits for.
 func (w *Waker) Changes() uint64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -77,6 +77,8 @@ func (w *Waker) Changed(groupKind, namespace, name string) {
 	w.mu.Lock()
 	w.changes++
 	var wake []waiter
+	// A resource created again under the name of a deleted one is no longer gone.
+	delete(w.goneAt, provenance.ResourceName(groupKind, namespace, name))
 	for _, t := range []string{provenance.ResourceName(groupKind, namespace, name), provenance.ResourceName(groupKind, namespace, anyName)} {
 		w.changedAt[t] = w.changes
 		for wt := range w.referrers[t] {

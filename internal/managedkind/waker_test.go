@@ -5,43 +5,74 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
 func TestWaker(t *testing.T) {
 	const kind = "Domain.keystone.identity.crossplane.io"
+	// A step is a WaitFor of the domain "d" (with the mark taken at the step named by markAt),
+	// a deletion (gone), or a creation (created) of a resource.
+	type step struct {
+		waitFor []string
+		markAt  int
+		gone    string
+		created string
+	}
 	cases := map[string]struct {
-		waits [][]string // successive WaitFor calls of the domain "d"
-		gone  []string
+		steps []step
 		want  []string // names woken, in order
 	}{
 		"WokenWhenTheLastIsGone": {
-			waits: [][]string{{"Project.x/a", "Project.x/b"}},
-			gone:  []string{"Project.x/a", "Project.x/b"},
+			steps: []step{{waitFor: []string{"Project.x/a", "Project.x/b"}}, {gone: "Project.x/a"}, {gone: "Project.x/b"}},
 			want:  []string{"d"},
 		},
 		"NotWokenWhileOneRemains": {
-			waits: [][]string{{"Project.x/a", "Project.x/b"}},
-			gone:  []string{"Project.x/a", "Project.x/c"},
+			steps: []step{{waitFor: []string{"Project.x/a", "Project.x/b"}}, {gone: "Project.x/a"}, {gone: "Project.x/c"}},
 		},
 		"ALaterCheckReplacesWhatItWaitsFor": {
-			waits: [][]string{{"Project.x/a", "Project.x/b"}, {"Project.x/b"}},
-			gone:  []string{"Project.x/b"},
+			steps: []step{{waitFor: []string{"Project.x/a", "Project.x/b"}}, {waitFor: []string{"Project.x/b"}, markAt: 1}, {gone: "Project.x/b"}},
 			want:  []string{"d"},
 		},
+		"WhatALaterCheckDroppedWakesNothing": {
+			steps: []step{{waitFor: []string{"Project.x/a", "Project.x/b"}}, {waitFor: []string{"Project.x/b"}, markAt: 1}, {gone: "Project.x/a"}},
+		},
 		"WokenOnce": {
-			waits: [][]string{{"Project.x/a"}},
-			gone:  []string{"Project.x/a", "Project.x/a"},
+			steps: []step{{waitFor: []string{"Project.x/a"}}, {gone: "Project.x/a"}, {gone: "Project.x/a"}},
 			want:  []string{"d"},
+		},
+		// The owner was deleted between the check and WaitFor: nothing wakes the domain later.
+		"AWaitForWhatWasDeletedAfterTheMarkWakesAtOnce": {
+			steps: []step{{gone: "Project.x/a"}, {waitFor: []string{"Project.x/a"}, markAt: 0}},
+			want:  []string{"d"},
+		},
+		"AWaitForOneDeletedAndOneLeftWaitsForTheOther": {
+			steps: []step{{gone: "Project.x/a"}, {waitFor: []string{"Project.x/a", "Project.x/b"}, markAt: 0}, {gone: "Project.x/b"}},
+			want:  []string{"d"},
+		},
+		"ADeletionBeforeTheMarkIsNotTakenForTheWaitedOne": {
+			steps: []step{{gone: "Project.x/a"}, {created: "Project.x/a"}, {waitFor: []string{"Project.x/a"}, markAt: 2}},
+		},
+		// Created again after its deletion, a resource is waited for even with an older mark.
+		"ARecreatedResourceIsWaitedForAgain": {
+			steps: []step{{gone: "Project.x/a"}, {created: "Project.x/a"}, {waitFor: []string{"Project.x/a"}, markAt: 0}},
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			w := NewWaker()
-			for _, rs := range tc.waits {
-				w.WaitFor(kind, "", "d", rs)
-			}
-			for _, r := range tc.gone {
-				w.Gone(r)
+			marks := make([]uint64, len(tc.steps))
+			for i, s := range tc.steps {
+				marks[i] = w.Changes()
+				switch {
+				case s.gone != "":
+					w.Gone(s.gone)
+				case s.created != "":
+					kind, ns, n, _ := provenance.SplitResourceName(s.created)
+					w.Changed(kind, ns, n)
+				default:
+					w.WaitFor(kind, "", "d", s.waitFor, marks[s.markAt])
+				}
 			}
 			ch := w.channel(kind)
 			var got []string
