@@ -66,6 +66,14 @@ type Waiter interface {
 	WaitFor(kind, namespace, name string, resources []string, mark uint64)
 }
 
+// A BackoffResetter learns that a resource's external object was just deleted. The reconciler
+// checks that the object is gone with its rate limiter's backoff, which the waits before the
+// delete (for other finalizers, for dependents) may have grown to a minute; forgetting it makes
+// the check come a second later.
+type BackoffResetter interface {
+	ResetBackoff(kind, namespace, name string)
+}
+
 // waitedFor lists the resources that are deleting the dependents.
 func waitedFor(ds []judgedDependent) []string {
 	out := make([]string, 0, len(ds))

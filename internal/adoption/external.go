@@ -308,7 +308,13 @@ func (e *External[MR, O]) Delete(ctx context.Context, mg MR) (managed.ExternalDe
 	if err := e.checkDependents(ctx, mg); err != nil {
 		return managed.ExternalDelete{}, err
 	}
-	return managed.ExternalDelete{}, e.driver.Delete(ctx, mg, *e.observed)
+	if err := e.driver.Delete(ctx, mg, *e.observed); err != nil {
+		return managed.ExternalDelete{}, err
+	}
+	if r, ok := e.owners.(BackoffResetter); ok {
+		r.ResetBackoff(e.groupKind, mg.GetNamespace(), mg.GetName())
+	}
+	return managed.ExternalDelete{}, nil
 }
 
 // checkDependents refuses a delete that would take other objects with it (see cascade.go),

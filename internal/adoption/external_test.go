@@ -39,8 +39,9 @@ type fakeDriver struct {
 	byKey   []obj
 	created *provenance.Marker
 	updated *provenance.Marker
-	deleted bool
-	finds   int
+	deleted   bool
+	deleteErr error
+	finds     int
 }
 
 func (d *fakeDriver) Get(_ context.Context, _ *v1alpha1.Domain, id string) (obj, error) {
@@ -70,6 +71,9 @@ func (d *fakeDriver) Update(_ context.Context, _ *v1alpha1.Domain, _ obj, m prov
 	return nil, nil
 }
 func (d *fakeDriver) Delete(context.Context, *v1alpha1.Domain, obj) error {
+	if d.deleteErr != nil {
+		return d.deleteErr
+	}
 	d.deleted = true
 	return nil
 }
@@ -293,6 +297,47 @@ func TestExternalWrites(t *testing.T) {
 			t.Fatalf("Delete of an owned object: err %v, deleted %v", err, d.deleted)
 		}
 	})
+}
+
+// resettingOwners knows no owners and records the backoffs it is asked to reset.
+type resettingOwners struct{ resets *[]string }
+
+func (resettingOwners) ByMarker(context.Context, string) (OwnerState, error) { return OwnerState{}, nil }
+func (resettingOwners) ByExternalName(context.Context, string, string) (OwnerState, error) {
+	return OwnerState{}, nil
+}
+func (o resettingOwners) ResetBackoff(kind, namespace, name string) {
+	*o.resets = append(*o.resets, kind+"/"+namespace+"/"+name)
+}
+
+// Only a delete that was carried out resets the resource's backoff, so that the check that
+// the object is gone comes a second later rather than after the waits before it.
+func TestExternalDeleteResetsBackoff(t *testing.T) {
+	mine := &provenance.Marker{Installation: "here", Resource: groupKind + "/team-a/a", Origin: provenance.OriginCreated}
+	cases := map[string]struct {
+		object    obj
+		deleteErr error
+		want      []string
+	}{
+		"Deleted":      {object: obj{ID: "1", Key: "a", Marker: mine}, want: []string{groupKind + "/team-a/a"}},
+		"DeleteFailed": {object: obj{ID: "1", Key: "a", Marker: mine}, deleteErr: errors.New("boom")},
+		"NotOurs":      {object: obj{ID: "1", Key: "a"}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var resets []string
+			d := &fakeDriver{byID: map[string]obj{"1": tc.object}, deleteErr: tc.deleteErr}
+			e := NewExternal(d, Config{GroupKind: groupKind, Installation: "here", Owners: resettingOwners{resets: &resets}})
+			mg := newMR(deleting, func(mg *v1alpha1.Domain) { mg.SetNamespace("team-a"); meta.SetExternalName(mg, "1") })
+			if _, err := e.Observe(context.Background(), mg); err != nil {
+				t.Fatal(err)
+			}
+			_, _ = e.Delete(context.Background(), mg)
+			if diff := cmp.Diff(tc.want, resets, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("backoffs reset: -want +got:\n%s", diff)
+			}
+		})
+	}
 }
 
 // apiServerAnnotations persists like the API server does: an update of the resource answers

@@ -48,6 +48,13 @@ func (o Owners) Changes() uint64 {
 	return o.Waker.Changes()
 }
 
+// ResetBackoff implements adoption.BackoffResetter.
+func (o Owners) ResetBackoff(kind, namespace, name string) {
+	if o.Waker != nil {
+		o.Waker.ResetBackoff(kind, namespace, name)
+	}
+}
+
 // WaitFor implements adoption.Waiter.
 func (o Owners) WaitFor(kind, namespace, name string, resources []string, mark uint64) {
 	if o.Waker != nil {

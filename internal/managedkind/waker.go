@@ -148,6 +148,17 @@ func (w *Waker) RateLimiter(kind string, l workqueue.TypedRateLimiter[reconcile.
 	return l
 }
 
+// ResetBackoff forgets the backoff of the resource of kind in namespace with name, so that its
+// next rate-limited retry comes after the limiter's base delay (a second).
+func (w *Waker) ResetBackoff(kind, namespace, name string) {
+	w.mu.Lock()
+	l := w.limiters[kind]
+	w.mu.Unlock()
+	if l != nil {
+		l.Forget(reconcile.Request{NamespacedName: types.NamespacedName{Namespace: namespace, Name: name}})
+	}
+}
+
 // wake enqueues each waiter with its kind's controller, its backoff forgotten; a full buffer
 // drops the wake-up.
 func (w *Waker) wake(wake []waiter) {

@@ -2,9 +2,13 @@ package managedkind
 
 import (
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/workqueue"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
@@ -83,5 +87,26 @@ func TestWaker(t *testing.T) {
 				t.Errorf("woken: -want +got:\n%s", diff)
 			}
 		})
+	}
+}
+
+// A resource whose external object was just deleted has its backoff forgotten: the check that
+// the object is gone comes after the base delay, not after the waits before the delete.
+func TestWakerResetBackoff(t *testing.T) {
+	const kind = "Domain.keystone.identity.crossplane.io"
+	w := NewWaker()
+	l := w.RateLimiter(kind, workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](time.Second, time.Minute))
+	d := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "team-a", Name: "d"}}
+	other := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "team-a", Name: "e"}}
+	for range 6 {
+		l.When(d)
+		l.When(other)
+	}
+	w.ResetBackoff(kind, "team-a", "d")
+	w.ResetBackoff("Project.keystone.identity.crossplane.io", "team-a", "e") // another kind's limiter: none here
+	got := map[string]time.Duration{"d": l.When(d), "e": l.When(other)}
+	want := map[string]time.Duration{"d": time.Second, "e": time.Minute}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("next delays: -want +got:\n%s", diff)
 	}
 }
