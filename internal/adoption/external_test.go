@@ -35,10 +35,10 @@ type obj struct {
 
 // fakeDriver records what the engine asked of it.
 type fakeDriver struct {
-	byID    map[string]obj
-	byKey   []obj
-	created *provenance.Marker
-	updated *provenance.Marker
+	byID      map[string]obj
+	byKey     []obj
+	created   *provenance.Marker
+	updated   *provenance.Marker
 	deleted   bool
 	deleteErr error
 	finds     int
@@ -302,7 +302,9 @@ func TestExternalWrites(t *testing.T) {
 // resettingOwners knows no owners and records the backoffs it is asked to reset.
 type resettingOwners struct{ resets *[]string }
 
-func (resettingOwners) ByMarker(context.Context, string) (OwnerState, error) { return OwnerState{}, nil }
+func (resettingOwners) ByMarker(context.Context, string) (OwnerState, error) {
+	return OwnerState{}, nil
+}
 func (resettingOwners) ByExternalName(context.Context, string, string) (OwnerState, error) {
 	return OwnerState{}, nil
 }
