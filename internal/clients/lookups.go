@@ -40,9 +40,10 @@ type lookup[T any] struct {
 
 // Get returns the answer of the lookup key: a fresh one already made or in flight, else what
 // fetch returns now. fetch runs detached from ctx's cancellation (a reconcile that gave up must
-// not fail the others waiting for the same answer), within lookupTimeout.
+// not fail the others waiting for the same answer), within lookupTimeout. A ReadAlone context
+// fetches.
 func (l *SharedLookups[T]) Get(ctx context.Context, key Scope, fetch func(context.Context) (T, error)) (T, error) {
-	if l == nil || l.Fresh <= 0 {
+	if l == nil || l.Fresh <= 0 || ReadsAlone(ctx) {
 		return fetch(ctx)
 	}
 	now := now(l.Now)

@@ -19,6 +19,7 @@ func TestSharedLookups(t *testing.T) {
 		set   string // the system's answer changes to this (a flow made again)
 		fail  bool   // the system fails from now on
 		heal  bool   // the system answers again
+		alone bool   // look up with a ReadAlone context
 	}
 	type result struct {
 		Answers []string
@@ -52,6 +53,11 @@ func TestSharedLookups(t *testing.T) {
 			},
 			want: result{Answers: []string{"a:v1", "a:v1", "a:v2", "a:v2"}, Fetches: 2},
 		},
+		"ReadAloneFetches": {
+			fresh: fresh,
+			steps: []step{{key: "a"}, {set: "v2"}, {key: "a", alone: true}, {key: "a"}},
+			want:  result{Answers: []string{"a:v1", "a:v2", "a:v1"}, Fetches: 2},
+		},
 		"FailureNeverKept": {
 			fresh: fresh,
 			steps: []step{
@@ -78,7 +84,11 @@ func TestSharedLookups(t *testing.T) {
 					failing = false
 				case s.key != "":
 					key := s.key
-					v, err := l.Get(context.Background(), Scope{Client: client, List: key}, func(context.Context) (string, error) {
+					ctx := context.Background()
+					if s.alone {
+						ctx = ReadAlone(ctx)
+					}
+					v, err := l.Get(ctx, Scope{Client: client, List: key}, func(context.Context) (string, error) {
 						mu.Lock()
 						defer mu.Unlock()
 						got.Fetches++
