@@ -19,6 +19,7 @@ import (
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
@@ -139,6 +140,12 @@ func (e *External[MR, O]) self(mg MR, origin provenance.Origin) provenance.Marke
 // Observe finds the external object by external name, or by natural key when there is none
 // (or the named object is gone), and decides whether this resource may manage it.
 func (e *External[MR, O]) Observe(ctx context.Context, mg MR) (managed.ExternalObservation, error) {
+	if meta.WasDeleted(mg) {
+		// What this reconcile reads decides a delete, and what the delete takes with it (an
+		// authentik provider's assigned application is a field of the provider): it must be
+		// the system's answer now, not a shared list's or our last write's, up to Fresh old.
+		ctx = clients.ReadAlone(ctx)
+	}
 	o, byKey, err := e.lookup(ctx, mg)
 	if err != nil || o == nil {
 		return managed.ExternalObservation{ResourceExists: false}, err
@@ -297,6 +304,7 @@ func (e *External[MR, O]) Update(ctx context.Context, mg MR) (managed.ExternalUp
 
 // Delete deletes the observed object, only when this resource owns or adopted it.
 func (e *External[MR, O]) Delete(ctx context.Context, mg MR) (managed.ExternalDelete, error) {
+	ctx = clients.ReadAlone(ctx) // see Observe
 	mg.SetConditions(xpv2.Deleting())
 	if e.observed == nil {
 		return managed.ExternalDelete{}, nil

@@ -20,6 +20,7 @@ import (
 
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
@@ -42,15 +43,26 @@ type fakeDriver struct {
 	deleted   bool
 	deleteErr error
 	finds     int
+	// calls lists the calls made, each with "alone" when its context reads alone.
+	calls []string
 }
 
-func (d *fakeDriver) Get(_ context.Context, _ *v1alpha1.Domain, id string) (obj, error) {
+func (d *fakeDriver) note(ctx context.Context, call string) {
+	if clients.ReadsAlone(ctx) {
+		call += " alone"
+	}
+	d.calls = append(d.calls, call)
+}
+
+func (d *fakeDriver) Get(ctx context.Context, _ *v1alpha1.Domain, id string) (obj, error) {
+	d.note(ctx, "Get")
 	if o, ok := d.byID[id]; ok {
 		return o, nil
 	}
 	return obj{}, errNotFound
 }
-func (d *fakeDriver) Find(context.Context, *v1alpha1.Domain) ([]obj, error) {
+func (d *fakeDriver) Find(ctx context.Context, _ *v1alpha1.Domain) ([]obj, error) {
+	d.note(ctx, "Find")
 	d.finds++
 	return d.byKey, nil
 }
@@ -70,7 +82,8 @@ func (d *fakeDriver) Update(_ context.Context, _ *v1alpha1.Domain, _ obj, m prov
 	d.updated = &m
 	return nil, nil
 }
-func (d *fakeDriver) Delete(context.Context, *v1alpha1.Domain, obj) error {
+func (d *fakeDriver) Delete(ctx context.Context, _ *v1alpha1.Domain, _ obj) error {
+	d.note(ctx, "Delete")
 	if d.deleteErr != nil {
 		return d.deleteErr
 	}
@@ -546,6 +559,46 @@ func TestMarkerlessObjectOfAnotherResource(t *testing.T) {
 
 // A resource being deleted whose object is gone (its own delete went through) is gone: no
 // natural-key lookup follows, whatever a same-named object would say.
+// A deletion decides on what the system holds now: its reads bypass shared lists and our own
+// writes' answers (clients.ReadAlone), which may be up to Fresh old; other reads may share.
+func TestExternalDeletionReadsAlone(t *testing.T) {
+	o := obj{ID: "1", Key: "a", Marker: ours(provenance.OriginCreated)}
+	cases := map[string]struct {
+		mg   *v1alpha1.Domain
+		want []string
+	}{
+		"Polled": {
+			mg:   newMR(func(mg *v1alpha1.Domain) { meta.SetExternalName(mg, "1") }),
+			want: []string{"Get"},
+		},
+		"Created": {
+			mg:   newMR(),
+			want: []string{"Find"},
+		},
+		"Deleted": {
+			mg:   newMR(deleting, func(mg *v1alpha1.Domain) { meta.SetExternalName(mg, "1") }),
+			want: []string{"Get alone", "Delete alone"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			d := &fakeDriver{byID: map[string]obj{"1": o}}
+			e := NewExternal(d, Config{GroupKind: groupKind, Installation: "here"})
+			if _, err := e.Observe(context.Background(), tc.mg); err != nil {
+				t.Fatalf("Observe(): %v", err)
+			}
+			if meta.WasDeleted(tc.mg) {
+				if _, err := e.Delete(context.Background(), tc.mg); err != nil {
+					t.Fatalf("Delete(): %v", err)
+				}
+			}
+			if diff := cmp.Diff(tc.want, d.calls); diff != "" {
+				t.Errorf("driver calls: -want +got:\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestExternalObserveDeletedObjectGoneWithoutALookup(t *testing.T) {
 	for name, byKey := range map[string][]obj{
 		"NothingByKey":       nil,

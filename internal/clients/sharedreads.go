@@ -111,9 +111,30 @@ type written[T any] struct {
 	forgotten bool
 }
 
+// readAloneKey marks a context whose reads must see the system as it is now.
+type readAloneKey struct{}
+
+// ReadAlone returns a context whose reads through SharedReads and SharedLookups go to the
+// system itself, never answered by a list, a lookup or a write's answer up to Fresh old. A
+// decision that changes the system on what it reads takes it: a delete, and the check of what
+// the delete would take with it, must not miss an object someone made a moment ago.
+func ReadAlone(ctx context.Context) context.Context {
+	return context.WithValue(ctx, readAloneKey{}, true)
+}
+
+// ReadsAlone reports whether ctx was made by ReadAlone.
+func ReadsAlone(ctx context.Context) bool {
+	alone, _ := ctx.Value(readAloneKey{}).(bool)
+	return alone
+}
+
 // Get returns the object id of scope s: from our own write's answer or a list if one is
-// fresh, else from a new list of the scope if its demand calls for one, else read alone.
+// fresh, else from a new list of the scope if its demand calls for one, else read alone. A
+// ReadAlone context reads it alone.
 func (r *SharedReads[T]) Get(ctx context.Context, s Scope, id string, src Source[T]) (T, error) {
+	if ReadsAlone(ctx) {
+		return src.Get(ctx)
+	}
 	now := r.now()
 	r.mu.Lock()
 	sc := r.scope(s, now)
@@ -148,8 +169,12 @@ func (r *SharedReads[T]) Get(ctx context.Context, s Scope, id string, src Source
 //
 // A lookup answered this way can miss an object made by someone else within Fresh: use it only
 // where the system refuses a second object with the same key (a create then fails with a
-// conflict), or where the write checks again right before it is made.
+// conflict), or where the write checks again right before it is made. A ReadAlone context is
+// never answered here.
 func (r *SharedReads[T]) Match(ctx context.Context, s Scope, key string, match func(T) bool, src Source[T]) ([]T, bool) {
+	if ReadsAlone(ctx) {
+		return nil, false
+	}
 	now := r.now()
 	r.mu.Lock()
 	sc := r.scope(s, now)

@@ -74,6 +74,7 @@ func TestSharedReads(t *testing.T) {
 		forget string            // our own write without an answer to keep
 		fail   error             // the system refuses lists from now on
 		match  string            // look up the objects with this ID through Match
+		alone  bool              // read or match with a ReadAlone context
 	}
 	type result struct {
 		Reads []string
@@ -173,6 +174,22 @@ func TestSharedReads(t *testing.T) {
 			// The list from before the failed write answers nothing; a new one does.
 			want: result{Reads: []string{"match [o1=v] true"}, Lists: 2, Gets: 39},
 		},
+		// A deletion's reads see the system now: a change by hand within Fresh, and no answer
+		// from our own write or a fresh list.
+		"ReadAloneSeesAChangeWithinFresh": {
+			steps: append(busy(), step{set: map[string]string{"o1": "changed"}}, step{read: "o1"}, step{read: "o1", alone: true}),
+			skip:  40,
+			want:  result{Reads: []string{"o1=v", "o1=changed"}, Lists: 1, Gets: 40},
+		},
+		"ReadAloneIsNotAnsweredByOurWrite": {
+			steps: []step{{wrote: [2]string{"o1", "o1=ours"}}, {read: "o1", alone: true}},
+			want:  result{Reads: []string{"o1=v"}, Gets: 1},
+		},
+		"MatchReadAloneAsksTheSystem": {
+			steps: append(busy(), step{match: "o1", alone: true}),
+			skip:  40,
+			want:  result{Reads: []string{"match [] false"}, Lists: 1, Gets: 39},
+		},
 		"FailedListIsTriedAgainWhenStale": {
 			steps: append([]step{{fail: errors.New("connection refused")}}, append(busy(), step{after: fresh + time.Millisecond, read: "o1"}, step{read: "o2"})...),
 			skip:  40,
@@ -190,6 +207,10 @@ func TestSharedReads(t *testing.T) {
 			var got result
 			for _, st := range tc.steps {
 				clock = clock.Add(st.after)
+				ctx := context.Background()
+				if st.alone {
+					ctx = ReadAlone(ctx)
+				}
 				switch {
 				case st.set != nil:
 					f.mu.Lock()
@@ -209,10 +230,10 @@ func TestSharedReads(t *testing.T) {
 					f.listErr = st.fail
 				case st.match != "":
 					src := f.source(st.match)
-					found, ok := r.Match(context.Background(), s, "key:"+st.match, func(v string) bool { return src.ID(v) == st.match }, src)
+					found, ok := r.Match(ctx, s, "key:"+st.match, func(v string) bool { return src.ID(v) == st.match }, src)
 					got.Reads = append(got.Reads, fmt.Sprintf("match %v %v", found, ok))
 				case st.read != "":
-					v, err := r.Get(context.Background(), s, st.read, f.source(st.read))
+					v, err := r.Get(ctx, s, st.read, f.source(st.read))
 					if err != nil {
 						v = "error: " + err.Error()
 					}

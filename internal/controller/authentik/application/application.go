@@ -3,6 +3,7 @@ package application
 
 import (
 	"context"
+	"net/http"
 	"strconv"
 
 	api "goauthentik.io/api/v3"
@@ -68,20 +69,36 @@ func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind,
 // of the description is what spec.forProvider.description manages.
 type External struct {
 	shared.Client
+	// objs share the reads of applications by slug among the kind's reconciles.
+	objs *authentik.Shared[api.Application]
 }
 
 // New returns a driver.
-func New(c shared.Client) *External { return &External{Client: c} }
+func New(c shared.Client) *External { return &External{Client: c, objs: objects(c.Reads)} }
+
+// objects are the kind's shared reads of applications: the list of all of them (every one,
+// not only those the token's user may open: superuser_full_list) renders them as a read does.
+func objects(r *shared.Reads) *authentik.Shared[api.Application] {
+	return shared.ObjectsOf(r, "core/applications/?superuser_full_list=true", func(ctx context.Context, c *api.APIClient, page, size int32) ([]api.Application, int32, *http.Response, error) {
+		l, resp, err := c.CoreAPI.CoreApplicationsList(ctx).SuperuserFullList(true).Page(page).PageSize(size).Execute()
+		if err != nil {
+			return nil, 0, resp, err
+		}
+		return l.Results, authentik.NextPage(l.Pagination), resp, nil
+	}, func(a api.Application) string { return a.Slug })
+}
 
 var _ adoption.Driver[mr, api.Application] = &External{}
 
 // Get reads the application with the slug.
 func (e *External) Get(ctx context.Context, _ mr, slug string) (api.Application, error) {
-	a, resp, err := e.API.CoreAPI.CoreApplicationsRetrieve(ctx, slug).Execute()
-	if err != nil {
-		return api.Application{}, authentik.Wrap(err, resp, errGet, slug)
-	}
-	return *a, nil
+	return e.objs.Get(ctx, e.API, slug, func(ctx context.Context) (api.Application, error) {
+		a, resp, err := e.API.CoreAPI.CoreApplicationsRetrieve(ctx, slug).Execute()
+		if err != nil {
+			return api.Application{}, authentik.Wrap(err, resp, errGet, slug)
+		}
+		return *a, nil
+	})
 }
 
 // Find looks the application up by its slug, its natural key and external name alike.
@@ -134,6 +151,7 @@ func (e *External) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 		return "", nil, err
 	}
 	a, resp, err := e.API.CoreAPI.CoreApplicationsCreate(ctx).ApplicationRequest(req).Execute()
+	e.objs.Wrote(e.API, fp.Slug, a, err)
 	if err != nil {
 		return "", nil, authentik.Wrap(err, resp, errCreate, fp.Slug)
 	}
@@ -164,13 +182,15 @@ func (e *External) Update(ctx context.Context, mg mr, a api.Application, m prove
 	if err != nil {
 		return nil, err
 	}
-	_, resp, err := e.API.CoreAPI.CoreApplicationsPartialUpdate(ctx, a.Slug).PatchedApplicationRequest(req).Execute()
+	updated, resp, err := e.API.CoreAPI.CoreApplicationsPartialUpdate(ctx, a.Slug).PatchedApplicationRequest(req).Execute()
+	e.objs.Wrote(e.API, a.Slug, updated, err)
 	return nil, authentik.Wrap(err, resp, errUpdate, a.Slug)
 }
 
 // Delete deletes the application.
 func (e *External) Delete(ctx context.Context, _ mr, a api.Application) error {
 	resp, err := e.API.CoreAPI.CoreApplicationsDestroy(ctx, a.Slug).Execute()
+	e.objs.Forget(e.API, a.Slug)
 	return authentik.IgnoreNotFound(authentik.Wrap(err, resp, errDelete, a.Slug))
 }
 

@@ -4,6 +4,7 @@ package group
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"slices"
 
 	"github.com/google/go-cmp/cmp"
@@ -64,12 +65,16 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 }
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
-	return shared.Setup(mgr, o, gvk, obj, func(c shared.Client) adoption.Driver[mr, api.Group] { return &external{c: c.API} })
+	return shared.Setup(mgr, o, gvk, obj, func(c shared.Client) adoption.Driver[mr, api.Group] {
+		return &external{c: c.API, objs: objects(c.Reads)}
+	})
 }
 
 // external drives authentik groups for the adoption engine.
 type external struct {
 	c *api.APIClient
+	// objs share the reads of groups by ID among the kind's reconciles.
+	objs *authentik.Shared[api.Group]
 }
 
 // Get reads a group by pk. Members are not asked for: a large group's users_obj would cost
@@ -78,11 +83,26 @@ func (e *external) Get(ctx context.Context, _ mr, id string) (api.Group, error) 
 	if !isUUID(id) {
 		return api.Group{}, authentik.NotFound(fmt.Sprintf(notAGroupPKFmt, id))
 	}
-	g, resp, err := e.c.CoreAPI.CoreGroupsRetrieve(ctx, id).IncludeUsers(false).Execute()
-	if err != nil {
-		return api.Group{}, authentik.Wrap(err, resp, errReadGroup, id)
-	}
-	return *g, nil
+	return e.objs.Get(ctx, e.c, id, func(ctx context.Context) (api.Group, error) {
+		g, resp, err := e.c.CoreAPI.CoreGroupsRetrieve(ctx, id).IncludeUsers(false).Execute()
+		if err != nil {
+			return api.Group{}, authentik.Wrap(err, resp, errReadGroup, id)
+		}
+		return *g, nil
+	})
+}
+
+// objects are the kind's shared reads of groups: the list of all groups, without their
+// members as Get reads them, carries every field Observe compares (attributes, parents,
+// roles, is_superuser).
+func objects(r *shared.Reads) *authentik.Shared[api.Group] {
+	return shared.ObjectsOf(r, "core/groups/?include_users=false", func(ctx context.Context, c *api.APIClient, page, size int32) ([]api.Group, int32, *http.Response, error) {
+		l, resp, err := c.CoreAPI.CoreGroupsList(ctx).IncludeUsers(false).Page(page).PageSize(size).Execute()
+		if err != nil {
+			return nil, 0, resp, err
+		}
+		return l.Results, authentik.NextPage(l.Pagination), resp, nil
+	}, func(g api.Group) string { return g.Pk })
 }
 
 // Find looks a group up by name. authentik's filter is exact; the names are compared again
@@ -146,6 +166,9 @@ func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 	}
 	req.Attributes, _ = authentik.MergeAttributes(nil, want.Attributes, m)
 	g, resp, err := e.c.CoreAPI.CoreGroupsCreate(ctx).GroupRequest(*req).Execute()
+	if g != nil {
+		e.objs.Wrote(e.c, g.Pk, g, err)
+	}
 	if err != nil {
 		return "", nil, authentik.Wrap(err, resp, errCreate, fp.Name)
 	}
@@ -172,6 +195,7 @@ func (e *external) Update(ctx context.Context, mg mr, g api.Group, m provenance.
 		return nil, nil
 	}
 	updated, resp, err := e.c.CoreAPI.CoreGroupsPartialUpdate(ctx, g.Pk).PatchedGroupRequest(req).Execute()
+	e.objs.Wrote(e.c, g.Pk, updated, err)
 	if err != nil {
 		return nil, authentik.Wrap(err, resp, errUpdate, g.Name, g.Pk)
 	}
@@ -182,6 +206,7 @@ func (e *external) Update(ctx context.Context, mg mr, g api.Group, m provenance.
 
 func (e *external) Delete(ctx context.Context, _ mr, g api.Group) error {
 	resp, err := e.c.CoreAPI.CoreGroupsDestroy(ctx, g.Pk).Execute()
+	e.objs.Forget(e.c, g.Pk)
 	return authentik.IgnoreNotFound(authentik.Wrap(err, resp, errDelete, g.Name, g.Pk))
 }
 

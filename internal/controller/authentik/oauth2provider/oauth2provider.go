@@ -98,6 +98,7 @@ var providerKind = &shared.ProviderKind[mr, api.OAuth2Provider, api.OAuth2Provid
 		(*api.ProvidersAPIService).ProvidersOauth2PartialUpdate, api.ApiProvidersOauth2PartialUpdateRequest.PatchedOAuth2ProviderRequest,
 		(*api.ProvidersAPIService).ProvidersOauth2Destroy),
 	TypeName:   "authentik OAuth2 provider",
+	List:       "providers/oauth2/",
 	Validate:   validate,
 	OtherTypes: "SAML, proxy, LDAP...",
 	Name:       func(mg mr) string { return mg.Parameters().Name },

@@ -81,6 +81,7 @@ var providerKind = &shared.ProviderKind[mr, api.ProxyProvider, api.ProxyProvider
 		(*api.ProvidersAPIService).ProvidersProxyPartialUpdate, api.ApiProvidersProxyPartialUpdateRequest.PatchedProxyProviderRequest,
 		(*api.ProvidersAPIService).ProvidersProxyDestroy),
 	TypeName:   "authentik proxy provider",
+	List:       "providers/proxy/",
 	Validate:   validate,
 	OtherTypes: "OAuth2, SAML, LDAP...",
 	Name:       func(mg mr) string { return mg.Parameters().Name },

@@ -84,6 +84,7 @@ var providerKind = &shared.ProviderKind[mr, api.SAMLProvider, api.SAMLProviderRe
 		(*api.ProvidersAPIService).ProvidersSamlPartialUpdate, api.ApiProvidersSamlPartialUpdateRequest.PatchedSAMLProviderRequest,
 		(*api.ProvidersAPIService).ProvidersSamlDestroy),
 	TypeName:   "authentik SAML provider",
+	List:       "providers/saml/",
 	Validate:   validate,
 	OtherTypes: "OAuth2, proxy, LDAP...",
 	Name:       func(mg mr) string { return mg.Parameters().Name },

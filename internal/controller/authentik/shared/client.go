@@ -34,10 +34,14 @@ type Client struct {
 	Installation string
 	// BaseURL is authentik's URL without /api/v3, for connection details.
 	BaseURL string
+	// Reads are shared with the kind's other reconciles; nil shares nothing.
+	Reads *Reads
 }
 
 // clientFor returns the Connector's ClientFor for authentik kinds.
 func clientFor(o managedkind.Options) func(context.Context, client.Reader, *identityv1alpha1.ProviderConfig) (Client, error) {
+	// One Reads per kind, made at setup: every reconcile of the kind shares it.
+	reads := NewReads(o.SharedReads)
 	return func(ctx context.Context, kube client.Reader, pc *identityv1alpha1.ProviderConfig) (Client, error) {
 		c, err := o.Authentik.Client(ctx, kube, pc)
 		if err != nil {
@@ -47,7 +51,7 @@ func clientFor(o managedkind.Options) func(context.Context, client.Reader, *iden
 		if err != nil {
 			return Client{}, err
 		}
-		return Client{API: c, Kube: kube, Installation: inst, BaseURL: strings.TrimSuffix(pc.Spec.Authentik.URL, "/")}, nil
+		return Client{API: c, Kube: kube, Installation: inst, BaseURL: strings.TrimSuffix(pc.Spec.Authentik.URL, "/"), Reads: reads}, nil
 	}
 }
 

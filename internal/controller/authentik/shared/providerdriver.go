@@ -32,6 +32,9 @@ type ProviderKind[MG resource.Managed, P, Req, Patch any] struct {
 	// TypeName names the provider type in errors and to the engine, e.g. "authentik OAuth2
 	// provider".
 	TypeName string
+	// List names the list of all providers of the type (e.g. providers/oauth2/), whose
+	// resources share their reads of providers by ID; empty: not shared.
+	List string
 	// OtherTypes are examples of the other provider types, named in the error for a name one of
 	// them already has, e.g. "SAML, proxy, LDAP...".
 	OtherTypes string
@@ -71,7 +74,7 @@ type Observed[P any] struct {
 
 // New returns a driver for one reconcile.
 func (k *ProviderKind[MG, P, Req, Patch]) New(c Client) *ProviderDriver[MG, P, Req, Patch] {
-	return &ProviderDriver[MG, P, Req, Patch]{Client: c, kind: k, res: NewResolver(c.API)}
+	return &ProviderDriver[MG, P, Req, Patch]{Client: c, kind: k, res: NewResolver(c.API, c.Reads)}
 }
 
 // A ProviderDriver drives one type of authentik provider for the adoption engine. It lives for
@@ -93,12 +96,19 @@ func (d *ProviderDriver[MG, P, Req, Patch]) Get(ctx context.Context, mg MG, id s
 	if err != nil {
 		return Observed[P]{}, err
 	}
-	p, resp, err := d.kind.Calls.retrieve(ctx, d.API, pk)
+	p, err := d.objects().Get(ctx, d.API, id, func(ctx context.Context) (P, error) {
+		p, resp, err := d.kind.Calls.retrieve(ctx, d.API, pk)
+		if err != nil {
+			var zero P
+			return zero, authentik.Wrap(err, resp, errGetProvider, d.kind.TypeName, id)
+		}
+		return *p, nil
+	})
 	if err != nil {
-		return Observed[P]{}, authentik.Wrap(err, resp, errGetProvider, d.kind.TypeName, id)
+		return Observed[P]{}, err
 	}
-	o := Observed[P]{Provider: *p}
-	if o.Details, err = d.details(ctx, mg, *p); err != nil {
+	o := Observed[P]{Provider: p}
+	if o.Details, err = d.details(ctx, mg, p); err != nil {
 		return Observed[P]{}, err
 	}
 	d.prepare(ctx, mg)
@@ -206,7 +216,9 @@ func (d *ProviderDriver[MG, P, Req, Patch]) Create(ctx context.Context, mg MG, _
 		}
 		return "", nil, err
 	}
-	return strconv.Itoa(int(d.kind.Calls.object(p).GetPk())), nil, nil
+	id := strconv.Itoa(int(d.kind.Calls.object(p).GetPk()))
+	d.objects().Wrote(d.API, id, p, nil)
+	return id, nil, nil
 }
 
 // Update PATCHes exactly the managed fields that differ; a provider in sync is never written.
@@ -226,7 +238,8 @@ func (d *ProviderDriver[MG, P, Req, Patch]) Update(ctx context.Context, mg MG, o
 		return nil, err
 	}
 	po := d.kind.Calls.object(&o.Provider)
-	_, resp, err := d.kind.Calls.update(ctx, d.API, po.GetPk(), req)
+	updated, resp, err := d.kind.Calls.update(ctx, d.API, po.GetPk(), req)
+	d.objects().Wrote(d.API, strconv.Itoa(int(po.GetPk())), updated, err)
 	return nil, authentik.Wrap(err, resp, errUpdateProvider, d.kind.TypeName, po.GetName(), po.GetPk())
 }
 
@@ -241,7 +254,18 @@ func (d *ProviderDriver[MG, P, Req, Patch]) validate(mg MG) error {
 func (d *ProviderDriver[MG, P, Req, Patch]) Delete(ctx context.Context, _ MG, o Observed[P]) error {
 	po := d.kind.Calls.object(&o.Provider)
 	resp, err := d.kind.Calls.destroy(ctx, d.API, po.GetPk())
+	d.objects().Forget(d.API, strconv.Itoa(int(po.GetPk())))
 	return authentik.IgnoreNotFound(authentik.Wrap(err, resp, errDeleteProvider, d.kind.TypeName, po.GetName(), po.GetPk()))
+}
+
+// objects are the kind's shared reads of providers by ID; nil when the kind does not share.
+func (d *ProviderDriver[MG, P, Req, Patch]) objects() *authentik.Shared[P] {
+	if d.kind.List == "" {
+		return nil
+	}
+	return ObjectsOf(d.Reads, d.kind.List, d.kind.Calls.listAll, func(p P) string {
+		return strconv.Itoa(int(d.kind.Calls.object(&p).GetPk()))
+	})
 }
 
 // prepare resolves the spec into authentik's fields once per reconcile, when Get or Find has

@@ -32,9 +32,11 @@ func (e *MissingError) Error() string {
 }
 
 // A Resolver resolves the slugs and names a spec uses to authentik's primary keys. It reads
-// each flow, certificate and mapping list at most once, so a driver makes one per reconcile.
+// each flow, certificate and mapping list at most once, so a driver makes one per reconcile;
+// its lookups are shared with the other reconciles of the kind while fresh (see Reads).
 type Resolver struct {
 	api   *api.APIClient
+	reads *Reads
 	flows map[string]string
 	certs map[string]string
 	scope []mapping
@@ -43,9 +45,10 @@ type Resolver struct {
 
 type mapping struct{ pk, name, managed string }
 
-// NewResolver returns a Resolver over an API client.
-func NewResolver(c *api.APIClient) *Resolver {
-	return &Resolver{api: c, flows: map[string]string{}, certs: map[string]string{}}
+// NewResolver returns a Resolver over an API client, whose lookups are shared through reads
+// (nil: not shared).
+func NewResolver(c *api.APIClient, reads *Reads) *Resolver {
+	return &Resolver{api: c, reads: reads, flows: map[string]string{}, certs: map[string]string{}}
 }
 
 // Flow returns the primary key of the flow with the slug.
@@ -53,16 +56,21 @@ func (r *Resolver) Flow(ctx context.Context, field, slug string) (string, error)
 	if pk, ok := r.flows[slug]; ok {
 		return pk, nil
 	}
-	f, resp, err := r.api.FlowsAPI.FlowsInstancesRetrieve(ctx, slug).Execute()
+	pk, err := r.reads.flow(ctx, r.api, slug, func(ctx context.Context) (string, error) {
+		f, resp, err := r.api.FlowsAPI.FlowsInstancesRetrieve(ctx, slug).Execute()
+		if err != nil {
+			return "", authentik.Wrap(err, resp, errGetFlow, slug, field)
+		}
+		return f.Pk, nil
+	})
 	if err != nil {
-		err = authentik.Wrap(err, resp, errGetFlow, slug, field)
 		if authentik.IsNotFound(err) {
 			return "", &MissingError{What: fmt.Sprintf("flow %q", slug), Field: field}
 		}
 		return "", err
 	}
-	r.flows[slug] = f.Pk
-	return f.Pk, nil
+	r.flows[slug] = pk
+	return pk, nil
 }
 
 // Flows resolves the flows every provider type names (spec.forProvider's ProviderFlows) into
@@ -115,17 +123,27 @@ func (r *Resolver) certificate(ctx context.Context, field, name string) (string,
 	if pk, ok := r.certs[name]; ok {
 		return pk, nil
 	}
-	l, resp, err := r.api.CryptoAPI.CryptoCertificatekeypairsList(ctx).Name(name).PageSize(authentik.PageSize).Execute()
-	if err != nil {
-		return "", authentik.Wrap(err, resp, errListCerts, name, field)
-	}
-	for _, c := range l.Results {
-		if c.Name == name {
-			r.certs[name] = c.Pk
-			return c.Pk, nil
+	// The lookup answers the pk of the pair with exactly the name, "" when there is none.
+	pk, err := r.reads.certificate(ctx, r.api, name, func(ctx context.Context) (string, error) {
+		l, resp, err := r.api.CryptoAPI.CryptoCertificatekeypairsList(ctx).Name(name).PageSize(authentik.PageSize).Execute()
+		if err != nil {
+			return "", authentik.Wrap(err, resp, errListCerts, name, field)
 		}
+		for _, c := range l.Results {
+			if c.Name == name {
+				return c.Pk, nil
+			}
+		}
+		return "", nil
+	})
+	if err != nil {
+		return "", err
 	}
-	return "", &MissingError{What: fmt.Sprintf("certificate-key pair %q", name), Field: field}
+	if pk == "" {
+		return "", &MissingError{What: fmt.Sprintf("certificate-key pair %q", name), Field: field}
+	}
+	r.certs[name] = pk
+	return pk, nil
 }
 
 // ScopeMappings resolves OAuth2 scope mappings (also used by proxy providers); nil selects
@@ -187,20 +205,24 @@ func (r *Resolver) listScope(ctx context.Context) error {
 	if r.scope != nil {
 		return nil
 	}
-	all, err := authentik.ListAll(ctx, func(page int32) ([]api.ScopeMapping, int32, error) {
-		l, resp, err := r.api.PropertymappingsAPI.PropertymappingsProviderScopeList(ctx).Page(page).PageSize(authentik.PageSize).Execute()
-		if err != nil {
-			return nil, 0, authentik.Wrap(err, resp, errListMappings, "scope")
+	all, err := r.reads.mappings(ctx, r.api, "scope", func(ctx context.Context) ([]mapping, error) {
+		all, err := authentik.ListAll(ctx, func(page int32) ([]api.ScopeMapping, int32, error) {
+			l, resp, err := r.api.PropertymappingsAPI.PropertymappingsProviderScopeList(ctx).Page(page).PageSize(authentik.PageSize).Execute()
+			if err != nil {
+				return nil, 0, authentik.Wrap(err, resp, errListMappings, "scope")
+			}
+			return l.Results, authentik.NextPage(l.Pagination), nil
+		})
+		out := make([]mapping, 0, len(all))
+		for _, m := range all {
+			out = append(out, mapping{pk: m.Pk, name: m.Name, managed: m.GetManaged()})
 		}
-		return l.Results, authentik.NextPage(l.Pagination), nil
+		return out, err
 	})
 	if err != nil {
 		return err
 	}
-	r.scope = []mapping{}
-	for _, m := range all {
-		r.scope = append(r.scope, mapping{pk: m.Pk, name: m.Name, managed: m.GetManaged()})
-	}
+	r.scope = all
 	return nil
 }
 
@@ -208,20 +230,24 @@ func (r *Resolver) listSAML(ctx context.Context) error {
 	if r.saml != nil {
 		return nil
 	}
-	all, err := authentik.ListAll(ctx, func(page int32) ([]api.SAMLPropertyMapping, int32, error) {
-		l, resp, err := r.api.PropertymappingsAPI.PropertymappingsProviderSamlList(ctx).Page(page).PageSize(authentik.PageSize).Execute()
-		if err != nil {
-			return nil, 0, authentik.Wrap(err, resp, errListMappings, "SAML")
+	all, err := r.reads.mappings(ctx, r.api, "saml", func(ctx context.Context) ([]mapping, error) {
+		all, err := authentik.ListAll(ctx, func(page int32) ([]api.SAMLPropertyMapping, int32, error) {
+			l, resp, err := r.api.PropertymappingsAPI.PropertymappingsProviderSamlList(ctx).Page(page).PageSize(authentik.PageSize).Execute()
+			if err != nil {
+				return nil, 0, authentik.Wrap(err, resp, errListMappings, "SAML")
+			}
+			return l.Results, authentik.NextPage(l.Pagination), nil
+		})
+		out := make([]mapping, 0, len(all))
+		for _, m := range all {
+			out = append(out, mapping{pk: m.Pk, name: m.Name, managed: m.GetManaged()})
 		}
-		return l.Results, authentik.NextPage(l.Pagination), nil
+		return out, err
 	})
 	if err != nil {
 		return err
 	}
-	r.saml = []mapping{}
-	for _, m := range all {
-		r.saml = append(r.saml, mapping{pk: m.Pk, name: m.Name, managed: m.GetManaged()})
-	}
+	r.saml = all
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net/http"
 	"slices"
 	"strconv"
 
@@ -70,13 +71,17 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 }
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
-	return shared.Setup(mgr, o, gvk, obj, func(c shared.Client) adoption.Driver[mr, api.User] { return &external{c: c.API, kube: c.Kube} })
+	return shared.Setup(mgr, o, gvk, obj, func(c shared.Client) adoption.Driver[mr, api.User] {
+		return &external{c: c.API, kube: c.Kube, objs: objects(c.Reads)}
+	})
 }
 
 // external drives authentik users for the adoption engine. It lives for one reconcile.
 type external struct {
 	c    *api.APIClient
 	kube client.Reader
+	// objs share the reads of users by ID among the kind's reconciles.
+	objs *authentik.Shared[api.User]
 
 	// password is the state of the password Secret, read with the user (Observe must not
 	// read anything) and only when the spec names one.
@@ -96,11 +101,27 @@ func (e *external) Get(ctx context.Context, mg mr, id string) (api.User, error) 
 		return api.User{}, authentik.NotFound(fmt.Sprintf(notAUserPK, id))
 	}
 	e.readSecret(ctx, mg)
-	u, resp, err := e.c.CoreAPI.CoreUsersRetrieve(ctx, int32(pk)).Execute()
-	if err != nil {
-		return api.User{}, authentik.Wrap(err, resp, errReadUser, pk)
-	}
-	return *u, nil
+	pk32 := int32(pk)
+	return e.objs.Get(ctx, e.c, id, func(ctx context.Context) (api.User, error) {
+		u, resp, err := e.c.CoreAPI.CoreUsersRetrieve(ctx, pk32).Execute()
+		if err != nil {
+			return api.User{}, authentik.Wrap(err, resp, errReadUser, pk)
+		}
+		return *u, nil
+	})
+}
+
+// objects are the kind's shared reads of users: the list of all users carries every field
+// Observe compares (attributes with the password version, groups' pks, type, path); group and
+// role objects are not asked for, as Find does not.
+func objects(r *shared.Reads) *authentik.Shared[api.User] {
+	return shared.ObjectsOf(r, "core/users/?include_groups=false&include_roles=false", func(ctx context.Context, c *api.APIClient, page, size int32) ([]api.User, int32, *http.Response, error) {
+		l, resp, err := c.CoreAPI.CoreUsersList(ctx).IncludeGroups(false).IncludeRoles(false).Page(page).PageSize(size).Execute()
+		if err != nil {
+			return nil, 0, resp, err
+		}
+		return l.Results, authentik.NextPage(l.Pagination), resp, nil
+	}, func(u api.User) string { return strconv.Itoa(int(u.Pk)) })
 }
 
 // Find looks a user up by username, authentik's unique key for users. Group and role objects
@@ -168,6 +189,9 @@ func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 	}
 	req.Attributes, _ = authentik.MergeAttributes(nil, want.Attributes, m)
 	u, resp, err := e.c.CoreAPI.CoreUsersCreate(ctx).UserRequest(*req).Execute()
+	if u != nil {
+		e.objs.Wrote(e.c, strconv.Itoa(int(u.Pk)), u, err)
+	}
 	if err != nil {
 		return "", nil, authentik.Wrap(err, resp, errCreate, fp.Username)
 	}
@@ -191,6 +215,8 @@ func (e *external) Update(ctx context.Context, mg mr, u api.User, m provenance.M
 			return nil, errors.Wrapf(err, errSetPassword, u.Username, u.Pk, key.Namespace, key.Name, ref.Key)
 		}
 		resp, err := e.c.CoreAPI.CoreUsersSetPasswordCreate(ctx, u.Pk).UserPasswordSetRequest(*api.NewUserPasswordSetRequest(string(pw))).Execute()
+		// The password's change date moved, and the PATCH below may not be sent.
+		e.objs.Forget(e.c, strconv.Itoa(int(u.Pk)))
 		if err != nil {
 			return nil, authentik.Wrap(err, resp, errSetPassword, u.Username, u.Pk, key.Namespace, key.Name, ref.Key)
 		}
@@ -204,6 +230,7 @@ func (e *external) Update(ctx context.Context, mg mr, u api.User, m provenance.M
 		return nil, nil
 	}
 	updated, resp, err := e.c.CoreAPI.CoreUsersPartialUpdate(ctx, u.Pk).PatchedUserRequest(req).Execute()
+	e.objs.Wrote(e.c, strconv.Itoa(int(u.Pk)), updated, err)
 	if err != nil {
 		return nil, authentik.Wrap(err, resp, errUpdate, u.Username, u.Pk)
 	}
@@ -214,6 +241,7 @@ func (e *external) Update(ctx context.Context, mg mr, u api.User, m provenance.M
 
 func (e *external) Delete(ctx context.Context, _ mr, u api.User) error {
 	resp, err := e.c.CoreAPI.CoreUsersDestroy(ctx, u.Pk).Execute()
+	e.objs.Forget(e.c, strconv.Itoa(int(u.Pk)))
 	return authentik.IgnoreNotFound(authentik.Wrap(err, resp, errDelete, u.Username, u.Pk))
 }
 
