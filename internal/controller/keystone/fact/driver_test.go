@@ -330,7 +330,8 @@ func TestSharedChecks(t *testing.T) {
 				t.Errorf("the 40th check: -want +got:\n%s", diff)
 			}
 			before := len(calls)
-			got := []string{check("t/p1"), check("t/gone")}
+			got := make([]string, 0, 4)
+			got = append(got, check("t/p1"), check("t/gone"))
 			found, err := d.Find(context.Background(), newMR(ptr("t"), ptr("p2")))
 			if err != nil || len(found) != 1 {
 				t.Fatalf("Find() = %v, %v; want the part", found, err)
