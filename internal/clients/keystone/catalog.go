@@ -3,9 +3,12 @@ package keystone
 import (
 	"context"
 	"net/url"
+	"regexp"
+	"strings"
 
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 )
 
 // The service catalog: regions, services and endpoints. Keystone keeps every attribute it does
@@ -132,4 +135,37 @@ func ProjectsOfEndpoint(ctx context.Context, sc API, endpointID string) ([]adopt
 		}})
 	}
 	return withTruncation(out, err, typeEndpointFor), nil
+}
+
+var (
+	regionID    = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+	endpointURL = regexp.MustCompile(`^[a-zA-Z0-9+.-]+:.+`)
+)
+
+// RegionID is a region ID as the CRD admits it: letters, digits, '.', '-' and '_', at most 64
+// (Keystone stores up to 255, but unified limits keep a region ID in 64), not . or .. (it is a
+// segment of Keystone's URLs).
+func RegionID(v string) string {
+	if len(v) > 64 || !regionID.MatchString(v) || v == "." || v == ".." {
+		return "is not a usable Keystone region ID: letters, digits, '.', '-' and '_' only, at most 64 characters, not . or .."
+	}
+	return ""
+}
+
+// URL is an endpoint URL: Keystone's rule (a scheme, a colon, something), at most 225
+// characters, no spaces or control characters.
+func URL(v string) string {
+	if len(v) > 225 || !endpointURL.MatchString(v) || strings.ContainsAny(v, " ") || clients.HasControlChars(v) {
+		return "is not an endpoint URL Keystone accepts: scheme:rest (for example https://compute.example.com:8774/v2.1), at most 225 characters, no spaces or control characters"
+	}
+	return ""
+}
+
+// Interface is an endpoint interface: public, internal or admin.
+func Interface(v string) string {
+	switch v {
+	case "public", "internal", "admin":
+		return ""
+	}
+	return "is not an endpoint interface: public, internal or admin"
 }
