@@ -15,6 +15,11 @@ import (
 // not know of these objects in their "extra" column and returns it at the top level, as for
 // projects (keystone/catalog/backends/sql.py: ModelDictMixinWithExtras), so they carry the
 // marker in the same extra attribute, MarkerAttribute.
+//
+// gophercloud v2.16.0 has regions, services and endpoints packages, but its endpoint type and
+// options carry no extra attributes (so no marker could be written or read), and its calls take
+// a *gophercloud.ServiceClient rather than an API: the kinds use Collections over API like every
+// other marked kind, which unit tests answer call by call and Shared reads from shared lists.
 
 // A Region is a Keystone region. Its ID is chosen by whoever creates it; it has no name.
 type Region struct {
