@@ -447,3 +447,52 @@ func TestServiceTwinsAreAmbiguous(t *testing.T) {
 		t.Fatalf("the other twin was written: %s", a)
 	}
 }
+
+// A project associated by hand with our endpoint (the endpoint filter): Keystone would drop the
+// association with the endpoint, so the deletion waits, and goes ahead once it is removed.
+func TestEndpointDeleteKeepsHandMadeAssociation(t *testing.T) {
+	t.Parallel()
+	svc := newService("cat-assoc-svc", ksv1alpha1.ServiceParameters{Type: "e2e-cat-assoc", Name: "assoc"})
+	ep := newEndpoint("cat-assoc-ep", ksv1alpha1.EndpointParameters{ServiceRef: &xpv2.Reference{Name: svc.Name}, Interface: "public", URL: "https://assoc.example.com"})
+	create(t, svc)
+	create(t, ep)
+	waitReady(t, svc)
+	waitReady(t, ep)
+	eid := meta.GetExternalName(ep)
+	domID := handDomain(t, "e2e-cat-assoc")
+	pid := keystone.post(t, "projects", "project", map[string]any{"name": "assoc", "domain_id": domID})
+	t.Cleanup(func() { keystone.del(t, "projects", pid) })
+	factByHand(t, "OS-EP-FILTER", "projects", pid, "endpoints", eid)
+
+	if err := kube.Delete(context.Background(), ep); err != nil {
+		t.Fatal(err)
+	}
+	waitDeletionBlocked(t, ep, adoption.ReasonForeignDependents, "Keystone endpoint-project association", "for project assoc", "not created or adopted by this installation")
+	if !keystone.exists(t, "endpoints", eid) || !roleAssigned(t, "OS-EP-FILTER", "projects", pid, "endpoints", eid) {
+		t.Fatal("a blocked deletion removed the endpoint or its association")
+	}
+	keystone.del(t, "OS-EP-FILTER", "projects", pid, "endpoints", eid)
+	waitGone(t, ep)
+	if keystone.exists(t, "endpoints", eid) {
+		t.Error("the endpoint survived once nothing was in the way")
+	}
+}
+
+// A region whose create's result was lost is recognised by its marker under its ID.
+func TestRegionLostCreateRecovered(t *testing.T) {
+	t.Parallel()
+	rid := handRegion(t, map[string]any{"id": "e2e-cat-lost", "crossplane_provenance": marker(installationID, "Region.keystone.identity.crossplane.io/cat-lost-region")})
+	r := newRegion("cat-lost-region", ksv1alpha1.RegionParameters{ID: rid, Description: ptr("recovered")})
+	meta.SetExternalCreatePending(r, time.Now())
+	create(t, r)
+	waitReady(t, r)
+	if got := meta.GetExternalName(r); got != rid {
+		t.Fatalf("external name: got %q, want %s", got, rid)
+	}
+	if !eventRecorded(t, r, "RecoveredExternalResource") {
+		t.Error("no RecoveredExternalResource event")
+	}
+	eventually(t, 30*time.Second, "the recovered region to be reconciled", func() bool {
+		return field(t, keystone.raw(t, "regions", rid), "region", "description") == "recovered"
+	})
+}
