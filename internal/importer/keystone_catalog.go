@@ -21,28 +21,50 @@ func (l *ksLister) catalog(ctx context.Context) error {
 	if l.f.Domain != "" || (!l.f.kind(kindRegion) && !l.f.kind(kindService) && !l.f.kind(kindEndpoint)) {
 		return nil
 	}
-	if l.f.kind(kindRegion) {
-		rs, err := keystone.Regions.List(ctx, l.sc, nil)
-		if err != nil {
-			return keystone.Wrap(err, errList, "regions")
-		}
-		for _, r := range rs {
-			if l.f.name(r.ID) {
-				l.out = append(l.out, regionObject(r))
-			}
+	if err := l.regions(ctx); err != nil {
+		return err
+	}
+	services, err := l.services(ctx)
+	if err != nil {
+		return err
+	}
+	return l.endpoints(ctx, services)
+}
+
+func (l *ksLister) regions(ctx context.Context) error {
+	if !l.f.kind(kindRegion) {
+		return nil
+	}
+	rs, err := keystone.Regions.List(ctx, l.sc, nil)
+	if err != nil {
+		return keystone.Wrap(err, errList, "regions")
+	}
+	for _, r := range rs {
+		if l.f.name(r.ID) {
+			l.out = append(l.out, regionObject(r))
 		}
 	}
-	services := map[string]string{}
+	return nil
+}
+
+// services lists the services (also for endpoints alone: an endpoint is named after its
+// service) and returns their names by ID.
+func (l *ksLister) services(ctx context.Context) (map[string]string, error) {
 	ss, err := keystone.Services.List(ctx, l.sc, nil)
 	if err != nil {
-		return keystone.Wrap(err, errList, "services")
+		return nil, keystone.Wrap(err, errList, "services")
 	}
+	names := make(map[string]string, len(ss))
 	for _, s := range ss {
-		services[s.ID] = s.Name
+		names[s.ID] = s.Name
 		if l.f.kind(kindService) && l.f.name(s.Name) {
 			l.out = append(l.out, serviceObject(s))
 		}
 	}
+	return names, nil
+}
+
+func (l *ksLister) endpoints(ctx context.Context, services map[string]string) error {
 	if !l.f.kind(kindEndpoint) {
 		return nil
 	}

@@ -11,15 +11,21 @@ import (
 )
 
 func celRegion(name string, fp ksv1alpha1.RegionParameters) *ksv1alpha1.Region {
-	return newRegion(name, fp, func(r *ksv1alpha1.Region) { r.Spec.ProviderConfigReference = &xpv2.Reference{Name: celNoProviderConfig} })
+	return newRegion(name, fp, func(r *ksv1alpha1.Region) {
+		r.Spec.ProviderConfigReference = &xpv2.Reference{Name: celNoProviderConfig}
+	})
 }
 
 func celService(name string, fp ksv1alpha1.ServiceParameters) *ksv1alpha1.Service {
-	return newService(name, fp, func(s *ksv1alpha1.Service) { s.Spec.ProviderConfigReference = &xpv2.Reference{Name: celNoProviderConfig} })
+	return newService(name, fp, func(s *ksv1alpha1.Service) {
+		s.Spec.ProviderConfigReference = &xpv2.Reference{Name: celNoProviderConfig}
+	})
 }
 
 func celEndpoint(name string, fp ksv1alpha1.EndpointParameters) *ksv1alpha1.Endpoint {
-	return newEndpoint(name, fp, func(e *ksv1alpha1.Endpoint) { e.Spec.ProviderConfigReference = &xpv2.Reference{Name: celNoProviderConfig} })
+	return newEndpoint(name, fp, func(e *ksv1alpha1.Endpoint) {
+		e.Spec.ProviderConfigReference = &xpv2.Reference{Name: celNoProviderConfig}
+	})
 }
 
 func TestCELKeystoneCatalog(t *testing.T) {

@@ -176,7 +176,10 @@ func TestCatalogLifecycle(t *testing.T) {
 		t.Errorf("endpoint status.atProvider: got %+v", at)
 	}
 
-	update(t, svc, func(s *ksv1alpha1.Service) { s.Spec.ForProvider.Description = ptr("second"); s.Spec.ForProvider.Enabled = ptr(false) })
+	update(t, svc, func(s *ksv1alpha1.Service) {
+		s.Spec.ForProvider.Description = ptr("second")
+		s.Spec.ForProvider.Enabled = ptr(false)
+	})
 	update(t, ep, func(e *ksv1alpha1.Endpoint) { e.Spec.ForProvider.URL = "https://life.example.com/v2" })
 	update(t, parent, func(r *ksv1alpha1.Region) { r.Spec.ForProvider.Description = ptr("parent, changed") })
 	eventually(t, 30*time.Second, "the spec changes to reach Keystone", func() bool {
