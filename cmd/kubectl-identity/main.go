@@ -40,7 +40,7 @@ func main() {
 	imp.Flag("dir", "Directory to write the manifests into (one file per object).").Required().StringVar(&o.Dir)
 	imp.Flag("mode", "observe: managementPolicies [Observe]; adopt: adoptionPolicy AdoptExisting, on the objects of the directory's files if it has any.").Default("observe").EnumVar(&mode, "observe", "adopt")
 	imp.Flag("system", "The identity system (keystone; authentik is not supported yet).").Default("keystone").EnumVar(new(string), "keystone")
-	imp.Flag("kind", "Kinds to list (Domain, Project, Role, Group, User, RoleAssignment, DomainConfig, IdentityProvider, Mapping, Protocol); repeat for more. Default: all.").StringsVar(&o.Filter.Kinds)
+	imp.Flag("kind", "Kinds to list (Domain, Project, Role, Group, User, RoleAssignment, DomainConfig, IdentityProvider, Mapping, Protocol, Region, Service, Endpoint); repeat for more. Default: all.").StringsVar(&o.Filter.Kinds)
 	imp.Flag("domain", "List only this Keystone domain (by name) and what is in it.").StringVar(&o.Filter.Domain)
 	imp.Flag("name", "List only objects whose name matches this shell pattern.").StringVar(&o.Filter.Name)
 	imp.Flag("installation-id", "This installation's ID (default: the ProviderConfig's). Without a ProviderConfig and without it, every marked object is refused.").StringVar(&o.Source.InstallationID)

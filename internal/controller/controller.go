@@ -19,6 +19,7 @@ import (
 	"github.com/crossplane-contrib/provider-identity/internal/controller/config"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/domain"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/domainconfig"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/endpoint"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/group"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/groupmembership"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/identityprovider"
@@ -26,8 +27,10 @@ import (
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/mapping"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/project"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/protocol"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/region"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/role"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/roleassignment"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/service"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/user"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 )
@@ -54,6 +57,9 @@ var setups = []struct {
 	{roleassignment.Setup, roleassignment.SetupGated},
 	{groupmembership.Setup, groupmembership.SetupGated},
 	{impliedrole.Setup, impliedrole.SetupGated},
+	{region.Setup, region.SetupGated},
+	{service.Setup, service.SetupGated},
+	{endpoint.Setup, endpoint.SetupGated},
 }
 
 // Setup adds every controller to the manager at once.

@@ -38,6 +38,15 @@ func (l *DomainList) GetItems() []resource.Managed {
 	return items
 }
 
+// GetItems of this EndpointList.
+func (l *EndpointList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
 // GetItems of this GroupList.
 func (l *GroupList) GetItems() []resource.Managed {
 	items := make([]resource.Managed, len(l.Items))
@@ -101,6 +110,15 @@ func (l *ProtocolList) GetItems() []resource.Managed {
 	return items
 }
 
+// GetItems of this RegionList.
+func (l *RegionList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
 // GetItems of this RoleAssignmentList.
 func (l *RoleAssignmentList) GetItems() []resource.Managed {
 	items := make([]resource.Managed, len(l.Items))
@@ -112,6 +130,15 @@ func (l *RoleAssignmentList) GetItems() []resource.Managed {
 
 // GetItems of this RoleList.
 func (l *RoleList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
+// GetItems of this ServiceList.
+func (l *ServiceList) GetItems() []resource.Managed {
 	items := make([]resource.Managed, len(l.Items))
 	for i := range l.Items {
 		items[i] = &l.Items[i]

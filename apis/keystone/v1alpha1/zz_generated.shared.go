@@ -26,6 +26,9 @@ type (
 	DomainConfigParameters      = ns.DomainConfigParameters
 	DomainObservation           = ns.DomainObservation
 	DomainParameters            = ns.DomainParameters
+	EndpointInterface           = ns.EndpointInterface
+	EndpointObservation         = ns.EndpointObservation
+	EndpointParameters          = ns.EndpointParameters
 	GroupMembershipObservation  = ns.GroupMembershipObservation
 	GroupMembershipParameters   = ns.GroupMembershipParameters
 	GroupObservation            = ns.GroupObservation
@@ -55,10 +58,14 @@ type (
 	ProjectParameters           = ns.ProjectParameters
 	ProtocolObservation         = ns.ProtocolObservation
 	ProtocolParameters          = ns.ProtocolParameters
+	RegionObservation           = ns.RegionObservation
+	RegionParameters            = ns.RegionParameters
 	RoleAssignmentObservation   = ns.RoleAssignmentObservation
 	RoleAssignmentParameters    = ns.RoleAssignmentParameters
 	RoleObservation             = ns.RoleObservation
 	RoleParameters              = ns.RoleParameters
+	ServiceObservation          = ns.ServiceObservation
+	ServiceParameters           = ns.ServiceParameters
 	UserObservation             = ns.UserObservation
 	UserParameters              = ns.UserParameters
 )

@@ -43,6 +43,30 @@ func (mg *DomainConfig) ResolveReferences(ctx context.Context, c client.Reader) 
 	return nil
 }
 
+// ResolveReferences of this Endpoint, among the resources of its own scope and namespace.
+func (mg *Endpoint) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.ServiceID), Reference: fp.ServiceRef, Selector: fp.ServiceSelector,
+		To: reference.To{Managed: &Service{}, List: &ServiceList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.serviceId")
+	} else {
+		fp.ServiceID, fp.ServiceRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.RegionID), Reference: fp.RegionRef, Selector: fp.RegionSelector,
+		To: reference.To{Managed: &Region{}, List: &RegionList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.regionId")
+	} else {
+		fp.RegionID, fp.RegionRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	return nil
+}
+
 // ResolveReferences of this Group, among the resources of its own scope and namespace.
 func (mg *Group) ResolveReferences(ctx context.Context, c client.Reader) error {
 	r := reference.NewAPIResolver(c, mg)
@@ -167,6 +191,22 @@ func (mg *Protocol) ResolveReferences(ctx context.Context, c client.Reader) erro
 		return errors.Wrap(err, "spec.forProvider.mappingId")
 	} else {
 		fp.MappingID, fp.MappingRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	return nil
+}
+
+// ResolveReferences of this Region, among the resources of its own scope and namespace.
+func (mg *Region) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.ParentRegionID), Reference: fp.ParentRegionRef, Selector: fp.ParentRegionSelector,
+		To: reference.To{Managed: &Region{}, List: &RegionList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.parentRegionId")
+	} else {
+		fp.ParentRegionID, fp.ParentRegionRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
 	}
 	return nil
 }

@@ -1,0 +1,17 @@
+package endpoint
+
+import (
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
+)
+
+// validate checks, right before a write, what the CRD checks at admission: a resource stored
+// before a rule existed never went through it.
+func validate(mg mr) error {
+	fp := *mg.Parameters()
+	return clients.CheckFields(typeName, mg.GetName(),
+		clients.FP("spec.forProvider.serviceId", fp.ServiceID, keystone.ID),
+		clients.F("spec.forProvider.interface", string(fp.Interface), keystone.Interface),
+		clients.F("spec.forProvider.url", fp.URL, keystone.URL),
+		clients.FP("spec.forProvider.regionId", fp.RegionID, keystone.RegionID))
+}

@@ -1,0 +1,16 @@
+package region
+
+import (
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
+)
+
+// validate checks, right before a write, what the CRD checks at admission: a resource stored
+// before a rule existed never went through it.
+func validate(mg mr) error {
+	fp := *mg.Parameters()
+	return clients.CheckFields(typeName, mg.GetName(),
+		clients.F("spec.forProvider.id", fp.ID, keystone.RegionID),
+		clients.FP("spec.forProvider.parentRegionId", fp.ParentRegionID, keystone.RegionID),
+		clients.FP("spec.forProvider.description", fp.Description, keystone.Description))
+}
