@@ -21,6 +21,8 @@ const (
 	errNoPassword     = "--keystone-url needs a password: set it in the environment variable %s (never on the command line, where other users of the machine can read it)"
 	errNoToken        = "--authentik-url needs an API token: set it in the environment variable %s (never on the command line, where other users of the machine can read it)"
 	errTwoSystems     = "say one system: --keystone-url or --authentik-url, not both"
+	errExplicitSystem = "--system %s does not match the explicit connection (--keystone-url is Keystone, --authentik-url authentik)"
+	errWrongSystem    = "%s %q configures %s, but --system says %s: name a ProviderConfig of %s, or leave --system out"
 	// PasswordEnv holds the password of an explicit Keystone connection.
 	PasswordEnv = "IDENTITY_KEYSTONE_PASSWORD"
 	// TokenEnv holds the API token of an explicit authentik connection.
@@ -49,6 +51,9 @@ type Source struct {
 	Token     string
 	// InstallationID overrides the installation ID (the ProviderConfig's otherwise).
 	InstallationID string
+	// System, when set (keystone or authentik), is the system the user means: a
+	// ProviderConfig of the other one is refused.
+	System string
 }
 
 // A connection is what an import works with: the lister of the system it reached.
@@ -74,6 +79,9 @@ func connect(ctx context.Context, s Source, namespace string, f factories) (conn
 	switch {
 	case s.Keystone != nil && s.Authentik != nil:
 		return c, errors.New(errTwoSystems)
+	case s.Keystone != nil && s.System != "" && s.System != string(clients.Keystone),
+		s.Authentik != nil && s.System != "" && s.System != string(clients.Authentik):
+		return c, errors.Errorf(errExplicitSystem, s.System)
 	case s.Keystone != nil:
 		return connectExplicit(ctx, s, c, f.keystone)
 	case s.Authentik != nil:
@@ -90,6 +98,9 @@ func connect(ctx context.Context, s Source, namespace string, f factories) (conn
 		return c, errors.Errorf(errOtherNamespace, ns, cfg.GetName(), ns, namespace, ns)
 	}
 	view := clients.View(cfg)
+	if got := clients.SystemOf(view); s.System != "" && string(got) != s.System {
+		return c, errors.Errorf(errWrongSystem, s.ConfigKind, view.GetName(), got, s.System, s.System)
+	}
 	switch clients.SystemOf(view) {
 	case clients.Authentik:
 		ac, err := f.authentik.Client(ctx, clients.SecretReader(s.Kube, cfg), view)
