@@ -1,5 +1,5 @@
 // Command kubectl-identity is provider-identity's kubectl plugin. `kubectl identity import`
-// writes managed resource manifests for objects that already exist in Keystone, so that they
+// writes managed resource manifests for objects that already exist in Keystone or authentik, so that they
 // can be observed, reviewed and then adopted one by one (docs/import.md).
 package main
 
@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/alecthomas/kingpin/v2"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -21,7 +22,7 @@ import (
 
 func main() {
 	app := kingpin.New("kubectl-identity", "provider-identity's kubectl plugin.")
-	imp := app.Command("import", "Write manifests for existing Keystone objects: --mode observe first, review, then --mode adopt on the same directory.")
+	imp := app.Command("import", "Write manifests for existing Keystone or authentik objects: --mode observe first, review, then --mode adopt on the same directory.")
 	var (
 		o          importer.Options
 		mode       string
@@ -32,6 +33,8 @@ func main() {
 		project    string
 		projDomain string
 		appCredID  string
+		ak         identityv1alpha1.AuthentikConfig
+		akInsecure bool
 	)
 	imp.Flag("kubeconfig", "Kubeconfig of the cluster (default: $KUBECONFIG, ~/.kube/config).").StringVar(&kubeconfig)
 	imp.Flag("provider-config", "The ProviderConfig or ClusterProviderConfig (identity.m.crossplane.io) to connect through, and that the manifests name.").StringVar(&o.Source.ConfigName)
@@ -39,10 +42,11 @@ func main() {
 	imp.Flag("namespace", "Namespace of the generated resources.").Short('n').Required().StringVar(&o.Namespace)
 	imp.Flag("dir", "Directory to write the manifests into (one file per object).").Required().StringVar(&o.Dir)
 	imp.Flag("mode", "observe: managementPolicies [Observe]; adopt: adoptionPolicy AdoptExisting, on the objects of the directory's files if it has any.").Default("observe").EnumVar(&mode, "observe", "adopt")
-	imp.Flag("system", "The identity system (keystone; authentik is not supported yet).").Default("keystone").EnumVar(new(string), "keystone")
-	imp.Flag("kind", "Kinds to list (Domain, Project, Role, Group, User, RoleAssignment, DomainConfig, IdentityProvider, Mapping, Protocol, Region, Service, Endpoint); repeat for more. Default: all.").StringsVar(&o.Filter.Kinds)
+	imp.Flag("system", "The identity system you mean (keystone or authentik); default: the one the ProviderConfig or the explicit URL configures. A ProviderConfig of the other system is refused.").EnumVar(&o.Source.System, "keystone", "authentik")
+	imp.Flag("kind", "Kinds to list; repeat for more. Default: all. Keystone: "+strings.Join(importer.KeystoneKinds, ", ")+"; authentik: "+strings.Join(importer.AuthentikKinds(), ", ")+".").StringsVar(&o.Filter.Kinds)
 	imp.Flag("domain", "List only this Keystone domain (by name) and what is in it.").StringVar(&o.Filter.Domain)
-	imp.Flag("name", "List only objects whose name matches this shell pattern.").StringVar(&o.Filter.Name)
+	imp.Flag("name", "List only objects whose name matches this shell pattern (authentik: a user's username, an application's slug).").StringVar(&o.Filter.Name)
+	imp.Flag("include-builtin", "authentik: also list what authentik makes itself (akadmin, authentik Admins, AnonymousUser, users under a goauthentik.io/ path).").BoolVar(&o.Filter.BuiltIn)
 	imp.Flag("installation-id", "This installation's ID (default: the ProviderConfig's). Without a ProviderConfig and without it, every marked object is refused.").StringVar(&o.Source.InstallationID)
 	imp.Flag("keystone-url", "Connect to this Keystone (auth URL) instead of through a ProviderConfig; the password is read from $"+importer.PasswordEnv+".").StringVar(&ks.AuthURL)
 	imp.Flag("keystone-region", "Region of the identity endpoint.").StringVar(&ks.Region)
@@ -51,6 +55,8 @@ func main() {
 	imp.Flag("keystone-project", "Project to scope the token to.").Default("admin").StringVar(&project)
 	imp.Flag("keystone-project-domain", "The project's domain.").Default("Default").StringVar(&projDomain)
 	imp.Flag("keystone-application-credential-id", "Authenticate with this application credential ($"+importer.PasswordEnv+" is its secret).").StringVar(&appCredID)
+	imp.Flag("authentik-url", "Connect to this authentik instead of through a ProviderConfig; the API token is read from $"+importer.TokenEnv+".").StringVar(&ak.URL)
+	imp.Flag("authentik-insecure-skip-verify", "Do not verify authentik's TLS certificate (a first look at a test instance only).").BoolVar(&akInsecure)
 	kingpin.MustParse(app.Parse(os.Args[1:]))
 
 	o.Mode = importer.Mode(mode)
@@ -66,7 +72,14 @@ func main() {
 		}
 		o.Source.Keystone, o.Source.Password = &ks, os.Getenv(importer.PasswordEnv)
 	}
-	if ks.AuthURL == "" || kubeconfig != "" || os.Getenv("KUBECONFIG") != "" {
+	if ak.URL != "" {
+		if akInsecure {
+			ak.TLS = &identityv1alpha1.TLSConfig{InsecureSkipVerify: true}
+		}
+		o.Source.Authentik, o.Source.Token = &ak, os.Getenv(importer.TokenEnv)
+	}
+	explicit := ks.AuthURL != "" || ak.URL != ""
+	if !explicit || kubeconfig != "" || os.Getenv("KUBECONFIG") != "" {
 		kube, err := kubeClient(kubeconfig)
 		kingpin.FatalIfError(err, "Cannot reach the cluster")
 		o.Source.Kube = kube

@@ -9,7 +9,9 @@ import (
 
 	xpmeta "github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 
+	akclusterv1 "github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
 	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	akv1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 )
@@ -23,6 +25,10 @@ var markerlessLists = map[string][]func() client.ObjectList{
 	kindDomainConfig:   {func() client.ObjectList { return &v1alpha1.DomainConfigList{} }, func() client.ObjectList { return &clusterv1alpha1.DomainConfigList{} }},
 	kindMapping:        {func() client.ObjectList { return &v1alpha1.MappingList{} }, func() client.ObjectList { return &clusterv1alpha1.MappingList{} }},
 	kindProtocol:       {func() client.ObjectList { return &v1alpha1.ProtocolList{} }, func() client.ObjectList { return &clusterv1alpha1.ProtocolList{} }},
+	// authentik providers keep no marker either (ADR 0002).
+	kindOAuth2Provider: {func() client.ObjectList { return &akv1.OAuth2ProviderList{} }, func() client.ObjectList { return &akclusterv1.OAuth2ProviderList{} }},
+	kindSAMLProvider:   {func() client.ObjectList { return &akv1.SAMLProviderList{} }, func() client.ObjectList { return &akclusterv1.SAMLProviderList{} }},
+	kindProxyProvider:  {func() client.ObjectList { return &akv1.ProxyProviderList{} }, func() client.ObjectList { return &akclusterv1.ProxyProviderList{} }},
 }
 
 // claimed lists the external names that resources in the cluster manage for the markerless

@@ -10,13 +10,15 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/crossplane-contrib/provider-identity/apis"
+	akclusterv1 "github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
 	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
+	akv1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 )
 
 // Only resources that created or adopted their markerless object (assignment, mapping, protocol,
-// domain configuration: the marker annotation) claim it; an observe-only one, such as an
+// domain configuration, authentik provider: the marker annotation) claim it; an observe-only one, such as an
 // earlier import's, does not, so adopt mode can rewrite it.
 func TestClaimed(t *testing.T) {
 	s := runtime.NewScheme()
@@ -37,13 +39,17 @@ func TestClaimed(t *testing.T) {
 		&v1alpha1.Mapping{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "rules", Annotations: ann("corp", true)}},
 		&v1alpha1.Protocol{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "observed", Annotations: ann("corp/openid", false)}},
 		&clusterv1alpha1.DomainConfig{ObjectMeta: metav1.ObjectMeta{Name: "ldap", Annotations: ann("d1", true)}},
+		&akv1.OAuth2Provider{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "wiki", Annotations: ann("7", true)}},
+		&akclusterv1.ProxyProvider{ObjectMeta: metav1.ObjectMeta{Name: "proxy", Annotations: ann("8", true)}},
+		&akv1.SAMLProvider{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "observed", Annotations: ann("9", false)}},
 	).Build()
 	got, err := claimed(context.Background(), kube)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]map[string]string{kindRoleAssignment: {"k1": "a/managed", "k3": "/legacy"},
-		kindMapping: {"corp": "a/rules"}, kindProtocol: {}, kindDomainConfig: {"d1": "/ldap"}}
+		kindMapping: {"corp": "a/rules"}, kindProtocol: {}, kindDomainConfig: {"d1": "/ldap"},
+		kindOAuth2Provider: {"7": "a/wiki"}, kindProxyProvider: {"8": "/proxy"}, kindSAMLProvider: {}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("claimed (-want +got):\n%s", diff)
 	}

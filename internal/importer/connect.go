@@ -11,16 +11,22 @@ import (
 
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 )
 
 const (
-	errNoSource       = "say how to connect: --provider-config (a ProviderConfig or ClusterProviderConfig of identity.m.crossplane.io), or --keystone-url with the credentials' flags"
+	errNoSource       = "say how to connect: --provider-config (a ProviderConfig or ClusterProviderConfig of identity.m.crossplane.io), or --keystone-url with the credentials' flags, or --authentik-url"
 	errOtherNamespace = "ProviderConfig %s/%s serves only resources of namespace %s, but the manifests are for namespace %s: use --namespace %s, or a ClusterProviderConfig"
-	errNotKeystoneCfg = "%s %q configures %s, not Keystone: name a Keystone one"
 	errNoPassword     = "--keystone-url needs a password: set it in the environment variable %s (never on the command line, where other users of the machine can read it)"
-	// PasswordEnv holds the password of an explicit connection.
+	errNoToken        = "--authentik-url needs an API token: set it in the environment variable %s (never on the command line, where other users of the machine can read it)"
+	errTwoSystems     = "say one system: --keystone-url or --authentik-url, not both"
+	errExplicitSystem = "--system %s does not match the explicit connection (--keystone-url is Keystone, --authentik-url authentik)"
+	errWrongSystem    = "%s %q configures %s, but --system says %s: name a ProviderConfig of %s, or leave --system out"
+	// PasswordEnv holds the password of an explicit Keystone connection.
 	PasswordEnv = "IDENTITY_KEYSTONE_PASSWORD"
+	// TokenEnv holds the API token of an explicit authentik connection.
+	TokenEnv = "IDENTITY_AUTHENTIK_TOKEN"
 )
 
 // A Source is how an import reaches Keystone: through a ProviderConfig or
@@ -40,25 +46,46 @@ type Source struct {
 	// credential secret).
 	Keystone *identityv1alpha1.KeystoneConfig
 	Password string
+	// Authentik, when set, is an explicit connection to authentik; Token its API token.
+	Authentik *identityv1alpha1.AuthentikConfig
+	Token     string
 	// InstallationID overrides the installation ID (the ProviderConfig's otherwise).
 	InstallationID string
+	// System, when set (keystone or authentik), is the system the user means: a
+	// ProviderConfig of the other one is refused.
+	System string
 }
 
-// A connection is what an import works with.
+// A connection is what an import works with: the lister of the system it reached.
 type connection struct {
-	sc           keystone.API
+	list         func(context.Context, Filter) ([]*Object, error)
 	installation string
 	pcRef        *xpv2.ProviderConfigReference
 }
 
-// connect reaches Keystone and tells this installation's ID ("" when unknown).
-func connect(ctx context.Context, s Source, namespace string, f *keystone.Factory) (connection, error) {
+// factories build the clients of either system.
+type factories struct {
+	keystone  *keystone.Factory
+	authentik *authentik.Factory
+}
+
+// connect reaches the system (the ProviderConfig's, or the explicit one) and tells this
+// installation's ID ("" when unknown).
+func connect(ctx context.Context, s Source, namespace string, f factories) (connection, error) {
 	var c connection
 	if s.ConfigName != "" {
 		c.pcRef = &xpv2.ProviderConfigReference{Kind: s.ConfigKind, Name: s.ConfigName}
 	}
-	if s.Keystone != nil {
-		return connectExplicit(ctx, s, c, f)
+	switch {
+	case s.Keystone != nil && s.Authentik != nil:
+		return c, errors.New(errTwoSystems)
+	case s.Keystone != nil && s.System != "" && s.System != string(clients.Keystone),
+		s.Authentik != nil && s.System != "" && s.System != string(clients.Authentik):
+		return c, errors.Errorf(errExplicitSystem, s.System)
+	case s.Keystone != nil:
+		return connectExplicit(ctx, s, c, f.keystone)
+	case s.Authentik != nil:
+		return connectAuthentikExplicit(ctx, s, c, f.authentik)
 	}
 	if s.Kube == nil || s.ConfigName == "" {
 		return c, errors.New(errNoSource)
@@ -71,11 +98,22 @@ func connect(ctx context.Context, s Source, namespace string, f *keystone.Factor
 		return c, errors.Errorf(errOtherNamespace, ns, cfg.GetName(), ns, namespace, ns)
 	}
 	view := clients.View(cfg)
-	if got := clients.SystemOf(view); got != clients.Keystone {
-		return c, errors.Errorf(errNotKeystoneCfg, s.ConfigKind, view.GetName(), got)
+	if got := clients.SystemOf(view); s.System != "" && string(got) != s.System {
+		return c, errors.Errorf(errWrongSystem, s.ConfigKind, view.GetName(), got, s.System, s.System)
 	}
-	if c.sc, err = f.Client(ctx, clients.SecretReader(s.Kube, cfg), view); err != nil {
-		return c, err
+	switch clients.SystemOf(view) {
+	case clients.Authentik:
+		ac, err := f.authentik.Client(ctx, clients.SecretReader(s.Kube, cfg), view)
+		if err != nil {
+			return c, err
+		}
+		c.list = authentikLister(ac)
+	default:
+		sc, err := f.keystone.Client(ctx, clients.SecretReader(s.Kube, cfg), view)
+		if err != nil {
+			return c, err
+		}
+		c.list = keystoneLister(sc)
 	}
 	c.installation = s.InstallationID
 	if c.installation == "" {
@@ -111,9 +149,26 @@ func connectExplicit(ctx context.Context, s Source, c connection, f *keystone.Fa
 	sec := &corev1.Secret{Data: map[string][]byte{"password": []byte(s.Password)}}
 	sec.SetNamespace(explicitSecret)
 	sec.SetName(explicitSecret)
-	var err error
-	c.sc, err = f.Client(ctx, memorySecret{sec}, pc)
-	c.installation = s.InstallationID
+	sc, err := f.Client(ctx, memorySecret{sec}, pc)
+	c.list, c.installation = keystoneLister(sc), s.InstallationID
+	return c, err
+}
+
+// connectAuthentikExplicit builds the authentik client from explicit settings, through the
+// provider's factory, the token served to it as a Secret that exists only in memory.
+func connectAuthentikExplicit(ctx context.Context, s Source, c connection, f *authentik.Factory) (connection, error) {
+	if s.Token == "" {
+		return c, errors.Errorf(errNoToken, TokenEnv)
+	}
+	ac := s.Authentik.DeepCopy()
+	ac.TokenSecretRef = identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: explicitSecret, Name: explicitSecret}, Key: "token"}
+	pc := &identityv1alpha1.ProviderConfig{Spec: identityv1alpha1.ProviderConfigSpec{Authentik: ac}}
+	pc.SetName("(command line)")
+	sec := &corev1.Secret{Data: map[string][]byte{"token": []byte(s.Token)}}
+	sec.SetNamespace(explicitSecret)
+	sec.SetName(explicitSecret)
+	api, err := f.Client(ctx, memorySecret{sec}, pc)
+	c.list, c.installation = authentikLister(api), s.InstallationID
 	return c, err
 }
 

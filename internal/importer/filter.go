@@ -16,6 +16,9 @@ type Filter struct {
 	// Name is a shell pattern (path.Match) an object's name must match; role assignments,
 	// which have none, are not filtered by it.
 	Name string
+	// BuiltIn, for authentik, also lists the objects authentik makes itself (its bootstrap
+	// admin user and group, the anonymous user, users under a goauthentik.io/ path).
+	BuiltIn bool
 }
 
 // kind reports whether the filter lists kind.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 
+	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 )
 
@@ -27,6 +28,8 @@ type Options struct {
 	Mode           Mode
 	// Factory builds the Keystone client; nil uses a fresh one.
 	Factory *keystone.Factory
+	// AuthentikFactory builds the authentik client; nil uses a fresh one.
+	AuthentikFactory *authentik.Factory
 }
 
 // A Summary is what an import did.
@@ -54,15 +57,18 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if err := o.Filter.Validate(); err != nil {
 		return Summary{}, err
 	}
-	f := o.Factory
-	if f == nil {
-		f = &keystone.Factory{}
+	f := factories{keystone: o.Factory, authentik: o.AuthentikFactory}
+	if f.keystone == nil {
+		f.keystone = &keystone.Factory{}
+	}
+	if f.authentik == nil {
+		f.authentik = &authentik.Factory{}
 	}
 	c, err := connect(ctx, o.Source, o.Namespace, f)
 	if err != nil {
 		return Summary{}, err
 	}
-	objs, err := ListKeystone(ctx, c.sc, o.Filter)
+	objs, err := c.list(ctx, o.Filter)
 	if err != nil {
 		return Summary{}, err
 	}

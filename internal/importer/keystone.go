@@ -222,3 +222,8 @@ func (l *ksLister) users(ctx context.Context) error {
 	}
 	return nil
 }
+
+// keystoneLister lists through sc.
+func keystoneLister(sc keystone.API) func(context.Context, Filter) ([]*Object, error) {
+	return func(ctx context.Context, f Filter) ([]*Object, error) { return ListKeystone(ctx, sc, f) }
+}

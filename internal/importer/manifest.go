@@ -1,6 +1,8 @@
 package importer
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 
 	"sigs.k8s.io/yaml"
@@ -67,6 +69,11 @@ func manifest(o *Object, namespace string, mode Mode, pc *xpv2.ProviderConfigRef
 // render is the file a manifest is written as: a comment naming the object, then the YAML
 // (keys sorted, so the same manifest is always the same bytes).
 func render(o *Object, m Manifest) ([]byte, error) {
+	fp, err := withoutNulls(m.Spec.ForProvider)
+	if err != nil {
+		return nil, err
+	}
+	m.Spec.ForProvider = fp
 	y, err := yaml.Marshal(m)
 	if err != nil {
 		return nil, err
@@ -76,4 +83,26 @@ func render(o *Object, m Manifest) ([]byte, error) {
 		head += "# " + n + "\n"
 	}
 	return append([]byte(head), y...), nil
+}
+
+// withoutNulls renders forProvider as a map without the null fields: a list field without
+// omitempty (an authentik group's parents, filled from parentRefs) must be absent, not null,
+// when its references say it.
+func withoutNulls(fp any) (map[string]any, error) {
+	b, err := json.Marshal(fp)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if err := d.Decode(&out); err != nil {
+		return nil, err
+	}
+	for k, v := range out {
+		if v == nil {
+			delete(out, k)
+		}
+	}
+	return out, nil
 }

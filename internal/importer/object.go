@@ -26,6 +26,10 @@ type Object struct {
 	// Markerless kinds keep no marker in the external system (role assignments): only a
 	// resource in the cluster can say that one is managed.
 	Markerless bool
+	// MarkerFromApplication says that Marker is the marker of the application that uses the
+	// object (an authentik provider, which has none of its own, ADR 0002): it proves only
+	// that another installation's application uses it; this installation's proves nothing.
+	MarkerFromApplication bool
 	// Unsupported, when set, says why no resource can stand for the object (a system-scoped
 	// assignment, a user mapped from a directory): it is reported, never written.
 	Unsupported string

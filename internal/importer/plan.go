@@ -134,14 +134,16 @@ func judge(o *Object, t Target) (*Skip, string) {
 	if o.Unsupported != "" {
 		return skip(false, "%s", o.Unsupported), ""
 	}
-	if m := o.Marker; m != nil {
+	if m := o.Marker; m != nil && !(o.MarkerFromApplication && m.Installation == t.Installation) {
 		switch {
 		case t.Installation == "":
 			return skip(true, reasonNoInstallation, m.Installation, m.Resource), ""
 		case m.Installation != t.Installation:
 			return skip(true, reasonForeign, m.Installation, m.Resource), ""
 		}
-		return skip(false, reasonManaged, m.Resource), sameNamespace(o, m, t.Namespace)
+		if !o.MarkerFromApplication {
+			return skip(false, reasonManaged, m.Resource), sameNamespace(o, m, t.Namespace)
+		}
 	}
 	if r, ok := t.Claimed[o.Kind][o.ID]; ok {
 		alias := ""

@@ -1,0 +1,203 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	nsidentityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
+	"github.com/crossplane-contrib/provider-identity/internal/importer"
+	"github.com/crossplane-contrib/provider-identity/internal/provenance"
+)
+
+// A hand-made authentik tree (a group and its child group, a user in the first, an OAuth2
+// provider with its application, a SAML provider and a proxy provider with its application)
+// is imported in observe mode through a ClusterProviderConfig: every resource becomes Ready
+// and Observed and every object stays byte-identical; a second run writes nothing; --mode
+// adopt on the same directory then makes every resource Adopted: groups, users and
+// applications gain the marker and nothing else, providers (markerless, ADR 0002) do not
+// change at all. A group carrying another installation's marker is refused and one this
+// installation already manages is skipped; neither is written nor touched.
+func TestImportAuthentik(t *testing.T) {
+	t.Parallel()
+	authentikAPI.noNewViolations(t)
+	ctx := context.Background()
+	const ns = "e2e-ak-import"
+	namespace(t, ns)
+	cpc := &nsidentityv1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "e2e-ak-import"}, Spec: authentikProviderConfig("unused", "authentik-token").Spec}
+	create(t, cpc)
+	releaseNamespacedProviderConfig(t, "ClusterProviderConfig", cpc.GetName())
+
+	type ref struct{ kind, id string }
+	objects := map[string]ref{}
+	seed := func(name, kind, idField string, obj map[string]any) string {
+		out := authentikAPI.seed(t, kind, obj)
+		id := fmt.Sprint(out[idField])
+		if f, ok := out[idField].(float64); ok {
+			id = fmt.Sprint(int(f))
+		}
+		objects[name] = ref{kind, id}
+		t.Cleanup(func() { authentikAPI.del(t, kind, id) })
+		return id
+	}
+	staff := seed("staff", "core/groups", "pk", map[string]any{"name": "e2e-imp-staff", "attributes": map[string]any{"team": "platform"}})
+	seed("juniors", "core/groups", "pk", map[string]any{"name": "e2e-imp-juniors", "parents": []any{staff}})
+	seed("alice", "core/users", "pk", map[string]any{"username": "e2e-imp-alice", "name": "Alice", "email": "alice@example.com",
+		"groups": []any{staff}, "attributes": map[string]any{"desk": "4F"}})
+	wiki := seed("wiki-provider", "providers/oauth2", "pk", map[string]any{"name": "e2e-imp-wiki",
+		"redirect_uris": []any{map[string]any{"matching_mode": "strict", "url": "https://wiki.example.com/cb"}}})
+	seed("sso", "providers/saml", "pk", map[string]any{"name": "e2e-imp-sso", "acs_url": "https://sp.example.com/acs"})
+	proxy := seed("proxy", "providers/proxy", "pk", map[string]any{"name": "e2e-imp-proxy", "external_host": "https://app.example.com", "mode": "forward_single"})
+	seed("wiki", "core/applications", "slug", map[string]any{"name": "E2E Wiki", "slug": "e2e-imp-wiki", "provider": json.Number(wiki), "meta_description": "hand-made"})
+	seed("proxied", "core/applications", "slug", map[string]any{"name": "E2E Proxied", "slug": "e2e-imp-proxied", "provider": json.Number(proxy)})
+
+	foreignMarker := provenance.Marker{Installation: "someone-else", Resource: "Group.authentik.identity.m.crossplane.io/x/y", Origin: provenance.OriginCreated}.Encode()
+	foreign := authentikAPI.seed(t, "core/groups", map[string]any{"name": "e2e-imp-foreign", "attributes": map[string]any{authentik.MarkerAttribute: foreignMarker}})
+	ourMarker := provenance.Marker{Installation: installationID, Resource: "Group.authentik.identity.m.crossplane.io/" + ns + "/ours", Origin: provenance.OriginCreated}.Encode()
+	managed := authentikAPI.seed(t, "core/groups", map[string]any{"name": "e2e-imp-managed", "attributes": map[string]any{authentik.MarkerAttribute: ourMarker}})
+	untouched := map[string]ref{"foreign": {"core/groups", fmt.Sprint(foreign["pk"])}, "managed": {"core/groups", fmt.Sprint(managed["pk"])}}
+	for _, r := range untouched {
+		t.Cleanup(func() { authentikAPI.del(t, r.kind, r.id) })
+	}
+	before := map[string][]byte{}
+	for k, r := range objects {
+		before[k] = authentikAPI.raw(t, r.kind, r.id)
+	}
+	for k, r := range untouched {
+		before[k] = authentikAPI.raw(t, r.kind, r.id)
+	}
+
+	dir := t.TempDir()
+	opts := importer.Options{
+		Source: importer.Source{Kube: kube, ConfigKind: "ClusterProviderConfig", ConfigName: cpc.GetName(), System: "authentik"},
+		Filter: importer.Filter{Name: "e2e-imp-*"}, Namespace: ns, Dir: dir, Mode: importer.ModeObserve,
+	}
+	s, err := importer.Run(ctx, opts)
+	if err != nil {
+		t.Fatalf("observe import: %v", err)
+	}
+	wantCounts := map[string]int{"Group": 2, "User": 1, "OAuth2Provider": 1, "SAMLProvider": 1, "ProxyProvider": 1, "Application": 2}
+	if diff := cmp.Diff(wantCounts, s.Counts()); diff != "" {
+		t.Fatalf("manifests per kind (-want +got):\n%s", diff)
+	}
+	checkAkSkips(t, s, untouched["foreign"].id, untouched["managed"].id)
+
+	objs := applyDir(t, dir)
+	t.Cleanup(func() { observeAndDelete(t, objs) })
+	waitProvenance(t, objs, "Observed")
+	for k, r := range objects {
+		if got := authentikAPI.raw(t, r.kind, r.id); string(got) != string(before[k]) {
+			t.Errorf("authentik %s changed in observe mode:\nbefore %s\nafter  %s", k, before[k], got)
+		}
+	}
+
+	// Idempotent: the same files, none rewritten.
+	if s, err = importer.Run(ctx, opts); err != nil || s.Changed != 0 {
+		t.Fatalf("second observe import: %v, %d files rewritten; want none", err, s.Changed)
+	}
+
+	opts.Mode = importer.ModeAdopt
+	if s, err = importer.Run(ctx, opts); err != nil || s.Changed != len(objs) {
+		t.Fatalf("adopt import: %v, %d files rewritten; want %d", err, s.Changed, len(objs))
+	}
+	checkAkSkips(t, s, untouched["foreign"].id, untouched["managed"].id)
+	applyDir(t, dir)
+	waitProvenance(t, objs, "Adopted")
+	for k, r := range objects {
+		after := authentikAPI.raw(t, r.kind, r.id)
+		m, rest := akWithoutMarker(t, r.kind, after)
+		if r.kind[:9] == "providers" {
+			// No marker in authentik: the resource's annotation is the record.
+			if string(after) != string(before[k]) {
+				t.Errorf("authentik %s changed on adoption:\nbefore %s\nafter  %s", k, before[k], after)
+			}
+			continue
+		}
+		if mk, err := provenance.Parse(m); err != nil || mk.Installation != installationID || mk.Origin != provenance.OriginAdopted {
+			t.Errorf("authentik %s after adoption: marker %q (%v), want this installation's, adopted", k, m, err)
+		}
+		if _, was := akWithoutMarker(t, r.kind, before[k]); !reflect.DeepEqual(was, rest) {
+			t.Errorf("authentik %s: adoption changed more than the marker:\nbefore %s\nafter  %s", k, before[k], after)
+		}
+	}
+	for _, o := range objs {
+		if strings.HasSuffix(o.GetKind(), "Provider") {
+			cur := o.DeepCopy()
+			if err := kube.Get(ctx, client.ObjectKeyFromObject(o), cur); err != nil || cur.GetAnnotations()[adoption.AnnotationMarker] == "" {
+				t.Errorf("%s %s carries no marker annotation after adoption (%v)", o.GetKind(), o.GetName(), err)
+			}
+		}
+	}
+	for k, r := range untouched {
+		if got := authentikAPI.raw(t, r.kind, r.id); string(got) != string(before[k]) {
+			t.Errorf("the %s group was touched:\nbefore %s\nafter  %s", k, before[k], got)
+		}
+	}
+}
+
+// checkAkSkips checks that the foreign group was refused and the managed group skipped.
+func checkAkSkips(t *testing.T, s importer.Summary, foreignID, managedID string) {
+	t.Helper()
+	var refused, skipped bool
+	for _, sk := range s.Skipped {
+		refused = refused || (sk.Refused && strings.Contains(sk.Describe, foreignID) && strings.Contains(sk.Reason, "someone-else"))
+		skipped = skipped || (!sk.Refused && strings.Contains(sk.Describe, managedID) && strings.Contains(sk.Reason, "already managed"))
+	}
+	if !refused || !skipped {
+		t.Errorf("skipped: %+v; want the foreign group %s refused and the managed group %s skipped", s.Skipped, foreignID, managedID)
+	}
+	for _, f := range s.Files {
+		if f.ID == foreignID || f.ID == managedID {
+			t.Errorf("%s was written for %s, which must be left out", f.Name, f.ID)
+		}
+	}
+}
+
+// akWithoutMarker returns an authentik object's marker (an attribute of a group or user, the
+// last line of an application's description) and the object without it.
+func akWithoutMarker(t *testing.T, kind string, raw []byte) (string, map[string]any) {
+	t.Helper()
+	var o map[string]any
+	if err := json.Unmarshal(raw, &o); err != nil {
+		t.Fatal(err)
+	}
+	switch kind {
+	case "core/applications":
+		d, _ := o["meta_description"].(string)
+		rest, m, found, _ := provenance.ExtractFromText(d)
+		o["meta_description"] = rest
+		if found {
+			return m.Encode(), o
+		}
+	case "core/groups", "core/users":
+		attrs, _ := o["attributes"].(map[string]any)
+		m, _ := attrs[authentik.MarkerAttribute].(string)
+		delete(attrs, authentik.MarkerAttribute)
+		// A group shows its members and a user its groups, each with its attributes, which
+		// carry their own markers once adopted; authentik stamps a user's last_updated on
+		// every write.
+		for _, embedded := range []string{"users_obj", "groups_obj"} {
+			l, _ := o[embedded].([]any)
+			for _, e := range l {
+				if em, ok := e.(map[string]any); ok {
+					a, _ := em["attributes"].(map[string]any)
+					delete(a, authentik.MarkerAttribute)
+				}
+			}
+		}
+		delete(o, "last_updated")
+		return m, o
+	}
+	return "", o
+}
