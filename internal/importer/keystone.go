@@ -9,6 +9,7 @@ import (
 
 	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/user"
 )
 
 // The Keystone kinds the importer lists, in the order they are listed.
@@ -213,7 +214,8 @@ func (l *ksLister) users(ctx context.Context) error {
 		}
 		o.Notes = []string{notePassword}
 		o.Build = func(r Refs) any {
-			fp := v1alpha1.UserParameters{Name: u.Name, Description: nonEmpty(u.Description), Enabled: &u.Enabled, Email: nonEmpty(u.Email)}
+			fp := v1alpha1.UserParameters{Name: u.Name, Description: nonEmpty(u.Description), Enabled: &u.Enabled, Email: nonEmpty(u.Email),
+				Options: user.Options(u.Options)}
 			fp.DomainRef, fp.DomainID = ref(r, kindDomain, u.DomainID)
 			fp.DefaultProjectRef, fp.DefaultProjectID = ref(r, kindProject, u.DefaultProjectID)
 			return fp

@@ -35,7 +35,8 @@ func team() map[string]keystonetest.Answer {
 		"GET groups" + q: {Body: `{"groups": [{"id": "gd", "name": "devs", "domain_id": "dt", "description": "Developers"},
 			{"id": "gm", "name": "ours", "domain_id": "dt", "crossplane_provenance": "` + marker("mine", "Group.keystone.identity.m.crossplane.io/team-x/ours-already") + `"}]}`},
 		"GET users" + q: {Body: `{"users": [{"id": "ua", "name": "alice@example.com", "domain_id": "dt", "enabled": true,
-			"email": "alice@example.com", "default_project_id": "pw"}]}`},
+			"email": "alice@example.com", "default_project_id": "pw", "options": {"ignore_password_expiry": true, "multi_factor_auth_rules": [["password", "totp"]]},
+			"password_expires_at": null}]}`},
 		"GET role_assignments?include_names=true": {Body: `{"role_assignments": [
 			{"role": {"id": "rm", "name": "member"}, "user": {"id": "ua", "name": "alice@example.com"}, "scope": {"project": {"id": "pw", "name": "web"}}},
 			{"role": {"id": "rt", "name": "team-admin"}, "group": {"id": "gd", "name": "devs"}, "scope": {"domain": {"id": "dt", "name": "team"}, "OS-INHERIT:inherited_to": "projects"}},
@@ -98,6 +99,11 @@ spec:
     email: alice@example.com
     enabled: true
     name: alice@example.com
+    options:
+      ignorePasswordExpiry: true
+      multiFactorAuthRules:
+      - - password
+        - totp
   providerConfigRef:
     kind: ClusterProviderConfig
     name: keystone

@@ -40,6 +40,7 @@ type (
 	LDAPPool                    = ns.LDAPPool
 	LDAPTLS                     = ns.LDAPTLS
 	LDAPUsers                   = ns.LDAPUsers
+	MFARule                     = ns.MFARule
 	MappingDomain               = ns.MappingDomain
 	MappingGroup                = ns.MappingGroup
 	MappingLocal                = ns.MappingLocal
@@ -60,5 +61,6 @@ type (
 	RoleObservation             = ns.RoleObservation
 	RoleParameters              = ns.RoleParameters
 	UserObservation             = ns.UserObservation
+	UserOptions                 = ns.UserOptions
 	UserParameters              = ns.UserParameters
 )
