@@ -40,6 +40,8 @@ type (
 	LDAPPool                    = ns.LDAPPool
 	LDAPTLS                     = ns.LDAPTLS
 	LDAPUsers                   = ns.LDAPUsers
+	LimitObservation            = ns.LimitObservation
+	LimitParameters             = ns.LimitParameters
 	MFARule                     = ns.MFARule
 	MappingDomain               = ns.MappingDomain
 	MappingGroup                = ns.MappingGroup
@@ -56,6 +58,8 @@ type (
 	ProjectParameters           = ns.ProjectParameters
 	ProtocolObservation         = ns.ProtocolObservation
 	ProtocolParameters          = ns.ProtocolParameters
+	RegisteredLimitObservation  = ns.RegisteredLimitObservation
+	RegisteredLimitParameters   = ns.RegisteredLimitParameters
 	RoleAssignmentObservation   = ns.RoleAssignmentObservation
 	RoleAssignmentParameters    = ns.RoleAssignmentParameters
 	RoleObservation             = ns.RoleObservation

@@ -74,6 +74,15 @@ func (l *ImpliedRoleList) GetItems() []resource.Managed {
 	return items
 }
 
+// GetItems of this LimitList.
+func (l *LimitList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
 // GetItems of this MappingList.
 func (l *MappingList) GetItems() []resource.Managed {
 	items := make([]resource.Managed, len(l.Items))
@@ -94,6 +103,15 @@ func (l *ProjectList) GetItems() []resource.Managed {
 
 // GetItems of this ProtocolList.
 func (l *ProtocolList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
+// GetItems of this RegisteredLimitList.
+func (l *RegisteredLimitList) GetItems() []resource.Managed {
 	items := make([]resource.Managed, len(l.Items))
 	for i := range l.Items {
 		items[i] = &l.Items[i]
