@@ -23,9 +23,11 @@ import (
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/groupmembership"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/identityprovider"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/impliedrole"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/limit"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/mapping"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/project"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/protocol"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/registeredlimit"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/role"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/roleassignment"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/user"
@@ -54,6 +56,8 @@ var setups = []struct {
 	{roleassignment.Setup, roleassignment.SetupGated},
 	{groupmembership.Setup, groupmembership.SetupGated},
 	{impliedrole.Setup, impliedrole.SetupGated},
+	{registeredlimit.Setup, registeredlimit.SetupGated},
+	{limit.Setup, limit.SetupGated},
 }
 
 // Setup adds every controller to the manager at once.
