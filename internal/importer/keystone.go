@@ -24,7 +24,7 @@ const (
 
 // KeystoneKinds are the Keystone kinds the importer knows.
 var KeystoneKinds = []string{kindDomain, kindProject, kindRole, kindGroup, kindUser, kindRoleAssignment,
-	kindDomainConfig, kindIdentityProvider, kindMapping, kindProtocol}
+	kindDomainConfig, kindIdentityProvider, kindMapping, kindProtocol, kindRegisteredLimit, kindLimit}
 
 // keystoneObject fills what every Keystone object shares.
 func keystoneObject(kind, typ, id, name string, marker keystone.MarkerAttr) *Object {
@@ -43,7 +43,7 @@ func ListKeystone(ctx context.Context, sc keystone.API, f Filter) ([]*Object, er
 	if err := l.domains(ctx); err != nil {
 		return nil, err
 	}
-	steps := []func(context.Context) error{l.projects, l.roles, l.groups, l.users, l.assignments, l.domainConfigs, l.federation}
+	steps := []func(context.Context) error{l.projects, l.roles, l.groups, l.users, l.assignments, l.domainConfigs, l.federation, l.limits}
 	for _, step := range steps {
 		if err := step(ctx); err != nil {
 			return nil, err

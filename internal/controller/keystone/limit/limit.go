@@ -8,6 +8,10 @@
 // their truth, keystone/limit/backends/sql.py update_limit), so a limit lowered to 0 is
 // replaced: Update deletes it, and the next reconcile creates it again with the new limit.
 // Deleting a limit takes nothing with it; deleting its project takes it.
+//
+// Keystone lists only the token's own project's limits to a project-scoped token, whatever the
+// filter (keystone/api/limits.py): lookups by key (Find) need a system- or domain-scoped
+// ProviderConfig to see other projects' limits. Reads by ID work with any admin token.
 package limit
 
 import (
@@ -36,6 +40,11 @@ import (
 const (
 	errNoOwner = "the project or domain of the limit is not known yet: set spec.forProvider.projectId or domainId, or wait for the reference to resolve"
 	errCreate  = "cannot create Keystone limit %s (a limit needs the registered limit of the same service, region and resource: create that RegisteredLimit first)"
+	// errHidden follows Keystone's 409 to a create: the limit exists, but the lookup did not see
+	// it, since Keystone lists only the limits of the token's own project unless the token is
+	// system- or domain-scoped.
+	errHidden = " (Keystone already holds this limit, which the lookup could not see: a project-scoped token lists only its own project's limits. " +
+		"Use a ProviderConfig whose scope is system: true (or the limit's domain), or set the crossplane.io/external-name annotation to the limit's ID)"
 	errUpdate  = "cannot update Keystone limit %s (ID %s)"
 	errReplace = "cannot replace Keystone limit %s (ID %s) to lower it to 0, which Keystone's update ignores: its delete failed"
 	errDelete  = "cannot delete Keystone limit %s (ID %s)"
@@ -157,7 +166,11 @@ func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 	body.Description = &desc
 	l, err := e.limits.CreateListed(ctx, e.sc, scope, body)
 	if err != nil {
-		return "", nil, keystone.Wrap(err, errCreate, wantKey(fp))
+		format := errCreate
+		if keystone.IsConflict(err) {
+			format += errHidden
+		}
+		return "", nil, keystone.Wrap(err, format, wantKey(fp))
 	}
 	return l.ID, nil, nil
 }

@@ -157,6 +157,12 @@ func TestCalls(t *testing.T) {
 			want: keystonetest.Result{Value: "", Calls: []string{createBody},
 				Err: keystone.Wrap(noReference.Failure("POST", "limits"), errCreate, k)},
 		},
+		"CreateConflictExplainsTheHiddenLimit": {
+			answers: map[string]keystonetest.Answer{"POST limits": keystonetest.Conflict},
+			call:    keystonetest.Create[mr, limit](newLimit(cores), self),
+			want: keystonetest.Result{Value: "", Calls: []string{createBody},
+				Err: keystone.Wrap(keystonetest.Conflict.Failure("POST", "limits"), errCreate+errHidden, k)},
+		},
 		"CreateUnresolvedSendsNothing": {
 			call: keystonetest.Create[mr, limit](unresolved, self),
 			want: keystonetest.Result{Value: "", Err: errors.New(errNoOwner)},
