@@ -31,7 +31,6 @@ import (
 	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
-	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -55,9 +54,7 @@ const (
 
 type limit = keystone.Limit
 
-func idOf(o limit) string { return o.ID }
-
-// owner is the project or domain a limit is for, as a list filter: the scope it is read in.
+// owner is the project or domain a limit is for, as a list filter.
 func owner(projectID, domainID *string) url.Values {
 	switch {
 	case projectID != nil:
@@ -95,26 +92,27 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
 	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, keystone.API, limit]{
 		GVK: gvk, Object: obj,
-		NewDriver: sharedDriver(o.SharedReads),
+		NewDriver: newDriver,
 	})
 }
 
-// sharedDriver returns the driver over a client, whose reads of the limits of one project (or
-// domain) are shared by every resource as o says.
-func sharedDriver(o clients.SharedReadOptions) func(keystone.API) adoption.Driver[mr, limit] {
-	shared := keystone.NewShared(keystone.Limits, idOf, o)
-	return func(sc keystone.API) adoption.Driver[mr, limit] { return &external{sc: sc, limits: shared} }
+// newDriver returns the driver over a client. Limits are read one by one, never from shared
+// lists (ADR 0006): what Keystone lists depends on the token's scope (a project-scoped token
+// sees only its own project's limits), so a list of another project's limits would answer
+// nothing and every read would cost a list and a GET; one GET per resource per poll is the
+// floor.
+func newDriver(sc keystone.API) adoption.Driver[mr, limit] {
+	return &external{sc: sc, limits: keystone.Limits}
 }
 
 // external drives Keystone limits for the adoption engine.
 type external struct {
 	sc     keystone.API
-	limits keystone.Shared[limit]
+	limits keystone.Collection[limit]
 }
 
 func (e *external) Get(ctx context.Context, mg mr, id string) (limit, error) {
-	fp := mg.Parameters()
-	return e.limits.Get(ctx, e.sc, owner(fp.ProjectID, fp.DomainID), id)
+	return e.limits.Get(ctx, e.sc, id)
 }
 
 // Find looks the limit up by project (or domain), service, region and resource name, Keystone's
@@ -126,10 +124,19 @@ func (e *external) Find(ctx context.Context, mg mr) ([]limit, error) {
 		return keystone.Unresolved[limit](mg, errors.New(errNoOwner))
 	}
 	k := wantKey(fp)
-	q := owner(fp.ProjectID, fp.DomainID)
-	q.Set("service_id", fp.ServiceID)
-	q.Set("resource_name", fp.ResourceName)
-	return e.limits.FindBy(ctx, e.sc, scope, "key:"+k, func(l limit) bool { return keyOf(l) == k }, q)
+	scope.Set("service_id", fp.ServiceID)
+	scope.Set("resource_name", fp.ResourceName)
+	all, err := e.limits.List(ctx, e.sc, scope)
+	if err != nil {
+		return nil, err
+	}
+	var found []limit
+	for _, l := range all {
+		if keyOf(l) == k {
+			found = append(found, l)
+		}
+	}
+	return found, nil
 }
 
 func (e *external) IsNotFound(err error) bool { return keystone.IsNotFound(err) }
@@ -157,14 +164,13 @@ func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 		return "", nil, err
 	}
 	fp := mg.Parameters()
-	scope := owner(fp.ProjectID, fp.DomainID)
-	if scope == nil {
+	if owner(fp.ProjectID, fp.DomainID) == nil {
 		return "", nil, errors.New(errNoOwner)
 	}
 	body := desired(fp)
 	desc := provenance.EmbedInText(deref(fp.Description), m)
 	body.Description = &desc
-	l, err := e.limits.CreateListed(ctx, e.sc, scope, body)
+	l, err := e.limits.CreateListed(ctx, e.sc, body)
 	if err != nil {
 		format := errCreate
 		if keystone.IsConflict(err) {
@@ -187,9 +193,8 @@ func (e *external) Update(ctx context.Context, mg mr, l limit, m provenance.Mark
 	if want := wantKey(fp); want != have {
 		return nil, errors.Errorf(errMove, have, l.ID, want)
 	}
-	scope := owner(l.ProjectID, l.DomainID)
 	if fp.ResourceLimit == 0 && l.ResourceLimit != 0 {
-		err := keystone.IgnoreNotFound(e.limits.Delete(ctx, e.sc, scope, l.ID))
+		err := keystone.IgnoreNotFound(e.limits.Delete(ctx, e.sc, l.ID))
 		return nil, keystone.Wrap(err, errReplace, have, l.ID)
 	}
 	text, _, _, _ := provenance.ExtractFromText(deref(l.Description))
@@ -201,14 +206,14 @@ func (e *external) Update(ctx context.Context, mg mr, l limit, m provenance.Mark
 	if fp.ResourceLimit != 0 {
 		body.ResourceLimit = &fp.ResourceLimit
 	}
-	if err := e.limits.Update(ctx, e.sc, scope, l.ID, body); err != nil {
+	if err := e.limits.Update(ctx, e.sc, l.ID, body); err != nil {
 		return nil, keystone.Wrap(err, errUpdate, have, l.ID)
 	}
 	return nil, nil
 }
 
 func (e *external) Delete(ctx context.Context, _ mr, l limit) error {
-	err := keystone.IgnoreNotFound(e.limits.Delete(ctx, e.sc, owner(l.ProjectID, l.DomainID), l.ID))
+	err := keystone.IgnoreNotFound(e.limits.Delete(ctx, e.sc, l.ID))
 	return keystone.Wrap(err, errDelete, keyOf(l), l.ID)
 }
 

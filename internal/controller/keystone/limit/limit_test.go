@@ -15,7 +15,6 @@ import (
 	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
-	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone/keystonetest"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -83,10 +82,6 @@ func TestObserve(t *testing.T) {
 }
 
 type op = keystonetest.Op[mr, limit]
-
-func newDriver(a keystone.API) adoption.Driver[mr, limit] {
-	return sharedDriver(clients.SharedReadOptions{})(a)
-}
 
 func TestCalls(t *testing.T) {
 	const k = `"cores" of service s1 in every region for project p1`
