@@ -86,7 +86,9 @@ type op = keystonetest.Op[mr, limit]
 func TestCalls(t *testing.T) {
 	const k = `"cores" of service s1 in every region for project p1`
 	observed := limit{ID: "l1", ProjectID: ptr("p1"), ServiceID: "s1", ResourceName: "cores", ResourceLimit: 5, Description: ptr("hand")}
-	domainLimit := with(func(p *v1alpha1.LimitParameters) { p.ProjectID, p.DomainID, p.RegionID = nil, ptr("d1"), ptr("RegionOne") })
+	domainLimit := with(func(p *v1alpha1.LimitParameters) {
+		p.ProjectID, p.DomainID, p.RegionID = nil, ptr("d1"), ptr("RegionOne")
+	})
 	unresolved := newLimit(with(func(p *v1alpha1.LimitParameters) { p.ProjectID, p.ProjectRef = nil, &xpv2.Reference{Name: "p"} }))
 	invalid := newLimit(with(func(p *v1alpha1.LimitParameters) { p.ServiceID = "s 1" }))
 	boom := errors.New("connection reset by peer")

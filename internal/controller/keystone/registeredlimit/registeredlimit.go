@@ -39,7 +39,7 @@ const (
 	errDelete = "cannot delete Keystone registered limit %s (ID %s)"
 	// errInUse follows Keystone's 403 to an update or delete of a registered limit in use.
 	errInUse = " (Keystone refuses to change or delete a registered limit while project or domain limits of the same service, region and resource exist: delete those Limits first)"
-	errMove   = "Keystone registered limit %s (ID %s) is for %s, but the spec asks for %s: Keystone keeps one registered limit per service, region and resource; restore the spec, or create a new RegisteredLimit"
+	errMove  = "Keystone registered limit %s (ID %s) is for %s, but the spec asks for %s: Keystone keeps one registered limit per service, region and resource; restore the spec, or create a new RegisteredLimit"
 
 	typeName = "Keystone registered limit"
 )

@@ -110,7 +110,10 @@ func newDriver(a keystone.API) adoption.Driver[mr, registeredLimit] {
 
 func TestCalls(t *testing.T) {
 	observed := registeredLimit{ID: "rl1", ServiceID: "s1", ResourceName: "cores", DefaultLimit: 5, Description: ptr("hand")}
-	inRegion := with(func(p *v1alpha1.RegisteredLimitParameters) { p.RegionID = ptr("RegionOne"); p.Description = ptr("spec") })
+	inRegion := with(func(p *v1alpha1.RegisteredLimitParameters) {
+		p.RegionID = ptr("RegionOne")
+		p.Description = ptr("spec")
+	})
 	invalid := newRL(with(func(p *v1alpha1.RegisteredLimitParameters) { p.ResourceName = "co\nres" }))
 	boom := errors.New("connection reset by peer")
 	listed := `{"registered_limits": [{"id": "rl1", "service_id": "s1", "resource_name": "cores", "region_id": null},` +
