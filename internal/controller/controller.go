@@ -24,10 +24,12 @@ import (
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/groupmembership"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/identityprovider"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/impliedrole"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/limit"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/mapping"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/project"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/protocol"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/region"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/registeredlimit"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/role"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/roleassignment"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/service"
@@ -60,6 +62,8 @@ var setups = []struct {
 	{region.Setup, region.SetupGated},
 	{service.Setup, service.SetupGated},
 	{endpoint.Setup, endpoint.SetupGated},
+	{registeredlimit.Setup, registeredlimit.SetupGated},
+	{limit.Setup, limit.SetupGated},
 }
 
 // Setup adds every controller to the manager at once.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/user"
 )
 
 // The Keystone kinds the importer lists, in the order they are listed.
@@ -23,7 +24,7 @@ const (
 
 // KeystoneKinds are the Keystone kinds the importer knows.
 var KeystoneKinds = []string{kindDomain, kindProject, kindRole, kindGroup, kindUser, kindRoleAssignment,
-	kindDomainConfig, kindIdentityProvider, kindMapping, kindProtocol, kindRegion, kindService, kindEndpoint}
+	kindDomainConfig, kindIdentityProvider, kindMapping, kindProtocol, kindRegisteredLimit, kindLimit, kindRegion, kindService, kindEndpoint}
 
 // keystoneObject fills what every Keystone object shares.
 func keystoneObject(kind, typ, id, name string, marker keystone.MarkerAttr) *Object {
@@ -42,7 +43,7 @@ func ListKeystone(ctx context.Context, sc keystone.API, f Filter) ([]*Object, er
 	if err := l.domains(ctx); err != nil {
 		return nil, err
 	}
-	steps := []func(context.Context) error{l.projects, l.roles, l.groups, l.users, l.assignments, l.domainConfigs, l.federation, l.catalog}
+	steps := []func(context.Context) error{l.projects, l.roles, l.groups, l.users, l.assignments, l.domainConfigs, l.federation, l.limits, l.catalog}
 	for _, step := range steps {
 		if err := step(ctx); err != nil {
 			return nil, err
@@ -213,7 +214,8 @@ func (l *ksLister) users(ctx context.Context) error {
 		}
 		o.Notes = []string{notePassword}
 		o.Build = func(r Refs) any {
-			fp := v1alpha1.UserParameters{Name: u.Name, Description: nonEmpty(u.Description), Enabled: &u.Enabled, Email: nonEmpty(u.Email)}
+			fp := v1alpha1.UserParameters{Name: u.Name, Description: nonEmpty(u.Description), Enabled: &u.Enabled, Email: nonEmpty(u.Email),
+				Options: user.Options(u.Options)}
 			fp.DomainRef, fp.DomainID = ref(r, kindDomain, u.DomainID)
 			fp.DefaultProjectRef, fp.DefaultProjectID = ref(r, kindProject, u.DefaultProjectID)
 			return fp

@@ -32,10 +32,16 @@ func team() map[string]keystonetest.Answer {
 			{"id": "pf", "name": "theirs", "domain_id": "dt", "parent_id": "dt", "enabled": true,
 			 "crossplane_provenance": "` + marker("other", "Project.keystone.identity.m.crossplane.io/ns/theirs") + `"}]}`},
 		"GET roles" + q: {Body: `{"roles": [{"id": "rt", "name": "team-admin", "domain_id": "dt"}]}`},
+		"GET limits": {Body: `{"limits": [
+			{"id": "lw", "project_id": "pw", "domain_id": null, "service_id": "sc", "region_id": null, "resource_name": "cores", "resource_limit": 40,
+			 "description": "web needs more\n[provider-identity: ` + marker("other", "Limit.keystone.identity.m.crossplane.io/ns/x") + `]"},
+			{"id": "ld", "project_id": null, "domain_id": "dt", "service_id": "sc", "region_id": "RegionOne", "resource_name": "cores", "resource_limit": 200},
+			{"id": "lx", "project_id": "pelsewhere", "service_id": "sc", "resource_name": "cores", "resource_limit": 1}]}`},
 		"GET groups" + q: {Body: `{"groups": [{"id": "gd", "name": "devs", "domain_id": "dt", "description": "Developers"},
 			{"id": "gm", "name": "ours", "domain_id": "dt", "crossplane_provenance": "` + marker("mine", "Group.keystone.identity.m.crossplane.io/team-x/ours-already") + `"}]}`},
 		"GET users" + q: {Body: `{"users": [{"id": "ua", "name": "alice@example.com", "domain_id": "dt", "enabled": true,
-			"email": "alice@example.com", "default_project_id": "pw"}]}`},
+			"email": "alice@example.com", "default_project_id": "pw", "options": {"ignore_password_expiry": true, "multi_factor_auth_rules": [["password", "totp"]]},
+			"password_expires_at": null}]}`},
 		"GET role_assignments?include_names=true": {Body: `{"role_assignments": [
 			{"role": {"id": "rm", "name": "member"}, "user": {"id": "ua", "name": "alice@example.com"}, "scope": {"project": {"id": "pw", "name": "web"}}},
 			{"role": {"id": "rt", "name": "team-admin"}, "group": {"id": "gd", "name": "devs"}, "scope": {"domain": {"id": "dt", "name": "team"}, "OS-INHERIT:inherited_to": "projects"}},
@@ -98,6 +104,34 @@ spec:
     email: alice@example.com
     enabled: true
     name: alice@example.com
+    options:
+      ignorePasswordExpiry: true
+      multiFactorAuthRules:
+      - - password
+        - totp
+  providerConfigRef:
+    kind: ClusterProviderConfig
+    name: keystone
+`
+	// A domain's limit: the domain is referenced; with --domain no registered limit is listed.
+	wantDomainLimitObserve = `# Written by kubectl identity import from Keystone limit "cores" (ID ld).
+apiVersion: keystone.identity.m.crossplane.io/v1alpha1
+kind: Limit
+metadata:
+  annotations:
+    crossplane.io/external-name: ld
+  name: cores
+  namespace: team-x
+spec:
+  forProvider:
+    domainRef:
+      name: team
+    regionId: RegionOne
+    resourceLimit: 200
+    resourceName: cores
+    serviceId: sc
+  managementPolicies:
+  - Observe
   providerConfigRef:
     kind: ClusterProviderConfig
     name: keystone
@@ -137,8 +171,10 @@ func TestKeystoneImport(t *testing.T) {
 		Reason: "is already managed by this installation (resource Group.keystone.identity.m.crossplane.io/team-x/ours-already): skipped"}
 	claimedAssignment := Skip{Kind: "RoleAssignment", Describe: `Keystone role assignment of role "team-admin" (ID rt) to group "devs" (ID gd) on domain "team" (ID dt), inherited to its projects`,
 		Reason: "is already managed by RoleAssignment team-x/devs-admin in the cluster: skipped"}
+	foreignLimit := Skip{Kind: "Limit", Describe: `Keystone limit "cores" (ID lw)`, Refused: true,
+		Reason: `carries the provenance marker of another installation, "other" (resource Limit.keystone.identity.m.crossplane.io/ns/x): it is that installation's to manage, and no manifest was written for it`}
 	allFiles := []string{"domain-team.yaml", "domainconfig-team.yaml", "group-devs.yaml", "identityprovider-corp.yaml",
-		"mapping-corp-map.yaml", "project-api.yaml", "project-web.yaml", "protocol-corp-openid.yaml",
+		"limit-cores.yaml", "mapping-corp-map.yaml", "project-api.yaml", "project-web.yaml", "protocol-corp-openid.yaml",
 		"role-team-admin.yaml", "roleassignment-alice-example-com-member-web-e632569f.yaml", "roleassignment-devs-team-admin-team-inherited.yaml",
 		"roleassignment-ours-member-api.yaml", "user-alice-example-com-844bc172.yaml"}
 	cases := map[string]struct {
@@ -151,12 +187,13 @@ func TestKeystoneImport(t *testing.T) {
 	}{
 		"Observe": {
 			filter: Filter{Domain: "team"}, target: Target{Namespace: "team-x", Mode: ModeObserve, ProviderConfigRef: pc, Installation: "mine"},
-			wantFiles: allFiles, wantSkips: []Skip{managed, foreignIdP, foreign},
-			wantText: map[string]string{"project-api.yaml": wantProjectAPIObserve, "roleassignment-ours-member-api.yaml": wantAssignmentObserve},
+			wantFiles: allFiles, wantSkips: []Skip{managed, foreignIdP, foreignLimit, foreign},
+			wantText: map[string]string{"project-api.yaml": wantProjectAPIObserve, "roleassignment-ours-member-api.yaml": wantAssignmentObserve,
+				"limit-cores.yaml": wantDomainLimitObserve},
 		},
 		"AdoptAll": {
 			filter: Filter{Domain: "team"}, target: Target{Namespace: "team-x", Mode: ModeAdopt, ProviderConfigRef: pc, Installation: "mine"},
-			wantFiles: allFiles, wantSkips: []Skip{managed, foreignIdP, foreign},
+			wantFiles: allFiles, wantSkips: []Skip{managed, foreignIdP, foreignLimit, foreign},
 			wantText: map[string]string{"user-alice-example-com-844bc172.yaml": wantUserAdopt},
 		},
 		"AdoptOnlyReviewed": {

@@ -43,6 +43,9 @@ type (
 	LDAPPool                    = ns.LDAPPool
 	LDAPTLS                     = ns.LDAPTLS
 	LDAPUsers                   = ns.LDAPUsers
+	LimitObservation            = ns.LimitObservation
+	LimitParameters             = ns.LimitParameters
+	MFARule                     = ns.MFARule
 	MappingDomain               = ns.MappingDomain
 	MappingGroup                = ns.MappingGroup
 	MappingLocal                = ns.MappingLocal
@@ -60,6 +63,8 @@ type (
 	ProtocolParameters          = ns.ProtocolParameters
 	RegionObservation           = ns.RegionObservation
 	RegionParameters            = ns.RegionParameters
+	RegisteredLimitObservation  = ns.RegisteredLimitObservation
+	RegisteredLimitParameters   = ns.RegisteredLimitParameters
 	RoleAssignmentObservation   = ns.RoleAssignmentObservation
 	RoleAssignmentParameters    = ns.RoleAssignmentParameters
 	RoleObservation             = ns.RoleObservation
@@ -67,5 +72,6 @@ type (
 	ServiceObservation          = ns.ServiceObservation
 	ServiceParameters           = ns.ServiceParameters
 	UserObservation             = ns.UserObservation
+	UserOptions                 = ns.UserOptions
 	UserParameters              = ns.UserParameters
 )

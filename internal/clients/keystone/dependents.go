@@ -352,21 +352,23 @@ func ApplicationCredentialsOf(ctx context.Context, sc API, userID string) ([]ado
 	return withTruncation(out, err, typeAppCred), nil
 }
 
-// limit is one entry of GET /v3/limits.
-type limit struct {
-	ID           string `json:"id"`
-	ResourceName string `json:"resource_name"`
-}
-
-// LimitsOf lists the unified limits set for a project; Keystone deletes them with it.
+// LimitsOf lists the unified limits set for a project; Keystone deletes them with it. A limit
+// carries its marker in the description's last line (the Limit kind's), which names the
+// resource that manages it.
 func LimitsOf(ctx context.Context, sc API, projectID string) ([]adoption.Dependent, error) {
-	ls, err := Collection[limit]{Path: "limits", Plural: "limits"}.List(ctx, sc, url.Values{"project_id": {projectID}})
+	ls, err := Limits.List(ctx, sc, url.Values{"project_id": {projectID}})
 	if err != nil && !IsTruncated(err) {
 		return nil, err
 	}
 	out := make([]adoption.Dependent, 0, len(ls))
 	for _, l := range ls {
-		out = append(out, adoption.Dependent{Description: adoption.Description{ID: l.ID, Type: typeLimit, Key: l.ResourceName, Markerless: true}})
+		d := adoption.Description{ID: l.ID, Type: typeLimit, Key: l.ResourceName}
+		if l.Description != nil {
+			if _, m, found, err := provenance.ExtractFromText(*l.Description); found && err == nil {
+				d.Marker = &m
+			}
+		}
+		out = append(out, adoption.Dependent{Description: d})
 	}
 	return withTruncation(out, err, typeLimit), nil
 }

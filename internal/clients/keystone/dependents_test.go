@@ -44,6 +44,7 @@ func cannedKeystone(t *testing.T, answers map[string]string) *gophercloud.Servic
 
 func TestDependents(t *testing.T) {
 	ours := provenance.Marker{Installation: "i", Resource: "Project.keystone.identity.crossplane.io/p", Origin: provenance.OriginCreated}
+	limitMarker := provenance.Marker{Installation: "i", Resource: "Limit.keystone.identity.m.crossplane.io/team-a/cores", Origin: provenance.OriginCreated}
 	projectKind, raKind := "Project.keystone.identity.crossplane.io", "RoleAssignment.keystone.identity.crossplane.io"
 	shadow := "7222ca5a55fd6f1b2a47b4013b6ae7c21ae5723fdf7823e33d2c8fb27b83d7fc"
 	cases := map[string]struct {
@@ -169,11 +170,13 @@ func TestDependents(t *testing.T) {
 			want: []adoption.Dependent{{Description: adoption.Description{ID: "c", Type: typeAppCred, Key: "ci", Markerless: true}}},
 		},
 		"LimitsOfAProject": {
-			answers: map[string]string{"/v3/limits?project_id=p": `{"limits": [{"id": "l", "resource_name": "cores"}]}`},
+			answers: map[string]string{"/v3/limits?project_id=p": `{"limits": [{"id": "l", "resource_name": "cores"},` +
+				`{"id": "m", "resource_name": "ram", "description": "hand\n[provider-identity: ` + limitMarker.Encode() + `]"}]}`},
 			list: func(ctx context.Context, sc *gophercloud.ServiceClient) ([]adoption.Dependent, error) {
 				return LimitsOf(ctx, sc, "p")
 			},
-			want: []adoption.Dependent{{Description: adoption.Description{ID: "l", Type: typeLimit, Key: "cores", Markerless: true}}},
+			want: []adoption.Dependent{{Description: adoption.Description{ID: "l", Type: typeLimit, Key: "cores"}},
+				{Description: adoption.Description{ID: "m", Type: typeLimit, Key: "ram", Marker: &limitMarker}}},
 		},
 		"KeystoneFails": {
 			answers: map[string]string{"/v3/users?idp_id=i": "500"},

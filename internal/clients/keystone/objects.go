@@ -65,9 +65,26 @@ type User struct {
 	Enabled          bool   `json:"enabled"`
 	Email            string `json:"email"`
 	DefaultProjectID string `json:"default_project_id"`
+	// Options are the security options set on the user; Keystone lists only those set.
+	Options UserOptions `json:"options"`
+	// PasswordExpiresAt is null while the password never expires.
+	PasswordExpiresAt *string `json:"password_expires_at,omitempty"`
 
 	// Marker is read leniently: a hand-set non-string value is no marker, not a decode error.
 	Marker MarkerAttr `json:"crossplane_provenance,omitempty"`
+}
+
+// UserOptions are a user's security options (keystone/identity/backends/resource_options.py).
+// Every field is a pointer: an option absent from Keystone's answer is not set, which is not the
+// same as set to false, and a write leaves out the options it does not manage.
+type UserOptions struct {
+	IgnoreChangePasswordUponFirstUse *bool       `json:"ignore_change_password_upon_first_use,omitempty"`
+	IgnorePasswordExpiry             *bool       `json:"ignore_password_expiry,omitempty"`
+	IgnoreLockoutFailureAttempts     *bool       `json:"ignore_lockout_failure_attempts,omitempty"`
+	LockPassword                     *bool       `json:"lock_password,omitempty"`
+	IgnoreUserInactivity             *bool       `json:"ignore_user_inactivity,omitempty"`
+	MultiFactorAuthEnabled           *bool       `json:"multi_factor_auth_enabled,omitempty"`
+	MultiFactorAuthRules             *[][]string `json:"multi_factor_auth_rules,omitempty"`
 }
 
 // The collections of those objects.

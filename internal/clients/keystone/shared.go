@@ -69,13 +69,19 @@ func (s Shared[T]) FindInDomain(ctx context.Context, sc API, scope url.Values, k
 // Create posts a new object in scope and keeps Keystone's answer for the reads that follow.
 func (s Shared[T]) Create(ctx context.Context, sc API, scope url.Values, body any) (T, error) {
 	v, err := s.Collection.Create(ctx, sc, body)
+	s.created(sc, scope, v, err)
+	return v, err
+}
+
+// created keeps a create's answer, or drops the scope's lists when the create failed but may
+// have been carried out.
+func (s Shared[T]) created(sc API, scope url.Values, v T, err error) {
 	if key, ok := s.scope(sc, scope); ok && err != nil && MayHaveCommitted(err) {
 		// The object may exist under an ID we do not know: no list from before may say it
 		// does not.
 		s.reads.Drop(key)
 	}
 	s.record(sc, scope, err, v)
-	return v, err
 }
 
 // Update patches an object in scope and keeps Keystone's answer (the whole object) for the

@@ -82,7 +82,66 @@ type UserParameters struct {
 	// its own namespace and names none.
 	// +optional
 	PasswordSecretRef *identityv1alpha1.SecretKeySelector `json:"passwordSecretRef,omitempty"`
+
+	// Options are Keystone's per-user security options. Only the options set here are
+	// managed: an option left out keeps whatever Keystone holds, and is never compared.
+	// +optional
+	Options *UserOptions `json:"options,omitempty"`
 }
+
+// UserOptions are the security options Keystone keeps per user (its "options" object). Each
+// overrides, for this user, a rule of Keystone's [security_compliance] configuration.
+type UserOptions struct {
+	// IgnoreChangePasswordUponFirstUse exempts the user from changing their password on
+	// first use when Keystone requires it (change_password_upon_first_use).
+	// +optional
+	IgnoreChangePasswordUponFirstUse *bool `json:"ignoreChangePasswordUponFirstUse,omitempty"`
+
+	// IgnorePasswordExpiry exempts the user from password expiry (password_expires_days):
+	// typical for service users.
+	// +optional
+	IgnorePasswordExpiry *bool `json:"ignorePasswordExpiry,omitempty"`
+
+	// IgnoreLockoutFailureAttempts exempts the user from being locked out after repeated
+	// failed authentications (lockout_failure_attempts).
+	// +optional
+	IgnoreLockoutFailureAttempts *bool `json:"ignoreLockoutFailureAttempts,omitempty"`
+
+	// LockPassword forbids the user to change their own password. An administrator (and so
+	// this provider, through passwordSecretRef) still can.
+	// +optional
+	LockPassword *bool `json:"lockPassword,omitempty"`
+
+	// IgnoreUserInactivity exempts the user from being disabled after a period without
+	// authentication (disable_user_account_days_inactive).
+	// +optional
+	IgnoreUserInactivity *bool `json:"ignoreUserInactivity,omitempty"`
+
+	// MultiFactorAuthEnabled makes Keystone enforce MultiFactorAuthRules for the user.
+	// +optional
+	MultiFactorAuthEnabled *bool `json:"multiFactorAuthEnabled,omitempty"`
+
+	// MultiFactorAuthRules are the sets of authentication methods a token request must
+	// combine, any one set sufficing: [["password","totp"]] requires a password and a TOTP
+	// passcode. Unset or empty, the rules are not managed (an empty list does not survive
+	// a round trip through the API's Go types). Keystone refuses an empty set, a set given twice
+	// and a method given twice in one set.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:XValidation:rule="self.all(r, size(r) > 0)",message="multiFactorAuthRules: every rule names at least one authentication method, for example [\"password\", \"totp\"]; Keystone refuses an empty rule"
+	// +kubebuilder:validation:XValidation:rule="self.all(r, self.exists_one(o, o == r))",message="multiFactorAuthRules: a rule is given twice; Keystone refuses duplicate rules"
+	// +kubebuilder:validation:XValidation:rule="self.all(r, r.all(m, r.exists_one(o, o == m)))",message="multiFactorAuthRules: a rule names a method twice; Keystone refuses a method repeated within one rule"
+	// +kubebuilder:validation:XValidation:rule="self.all(r, r.all(m, m.matches('^[A-Za-z0-9_.-]+$')))",message="multiFactorAuthRules: a method is the name of a Keystone authentication method (password, totp, token, application_credential, mapped...): letters, digits, dots, hyphens and underscores only"
+	MultiFactorAuthRules []MFARule `json:"multiFactorAuthRules,omitempty"`
+}
+
+// An MFARule is a set of authentication methods that together satisfy multi-factor
+// authentication, for example ["password", "totp"].
+// +kubebuilder:validation:MaxItems=8
+// +kubebuilder:validation:items:MaxLength=64
+// +listType=atomic
+type MFARule []string
 
 // A PasswordFingerprint identifies the version of a password Secret whose value was last sent
 // to Keystone. It is derived from the Secret's metadata only and holds nothing computed from
@@ -112,6 +171,16 @@ type UserObservation struct {
 	Enabled          bool   `json:"enabled,omitempty"`
 	Email            string `json:"email,omitempty"`
 	DefaultProjectID string `json:"defaultProjectId,omitempty"`
+
+	// Options are the security options Keystone holds for the user, set here or not.
+	// +optional
+	Options *UserOptions `json:"options,omitempty"`
+
+	// PasswordExpiresAt is when the user's password expires, as Keystone reports it (UTC,
+	// Keystone's format); empty when it never expires (no password_expires_days, or the
+	// ignorePasswordExpiry option).
+	// +optional
+	PasswordExpiresAt string `json:"passwordExpiresAt,omitempty"`
 
 	// PasswordFingerprint identifies the Secret version whose password was last sent to
 	// Keystone; empty while the password is not managed or was not sent yet.

@@ -83,6 +83,15 @@ func (l *ImpliedRoleList) GetItems() []resource.Managed {
 	return items
 }
 
+// GetItems of this LimitList.
+func (l *LimitList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
 // GetItems of this MappingList.
 func (l *MappingList) GetItems() []resource.Managed {
 	items := make([]resource.Managed, len(l.Items))
@@ -112,6 +121,15 @@ func (l *ProtocolList) GetItems() []resource.Managed {
 
 // GetItems of this RegionList.
 func (l *RegionList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
+// GetItems of this RegisteredLimitList.
+func (l *RegisteredLimitList) GetItems() []resource.Managed {
 	items := make([]resource.Managed, len(l.Items))
 	for i := range l.Items {
 		items[i] = &l.Items[i]

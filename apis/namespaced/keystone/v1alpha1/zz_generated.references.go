@@ -147,6 +147,30 @@ func (mg *ImpliedRole) ResolveReferences(ctx context.Context, c client.Reader) e
 	return nil
 }
 
+// ResolveReferences of this Limit, among the resources of its own scope and namespace.
+func (mg *Limit) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.ProjectID), Reference: fp.ProjectRef, Selector: fp.ProjectSelector,
+		To: reference.To{Managed: &Project{}, List: &ProjectList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.projectId")
+	} else {
+		fp.ProjectID, fp.ProjectRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.DomainID), Reference: fp.DomainRef, Selector: fp.DomainSelector,
+		To: reference.To{Managed: &Domain{}, List: &DomainList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.domainId")
+	} else {
+		fp.DomainID, fp.DomainRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	return nil
+}
+
 // ResolveReferences of this Project, among the resources of its own scope and namespace.
 func (mg *Project) ResolveReferences(ctx context.Context, c client.Reader) error {
 	r := reference.NewAPIResolver(c, mg)

@@ -181,7 +181,11 @@ func (e *external) Observe(mg mr, u user, p identityv1alpha1.Provenance) adoptio
 	sent := sentFingerprint(mg)
 	*mg.Observation() = v1alpha1.UserObservation{
 		ID: u.ID, Name: u.Name, DomainID: u.DomainID, Description: u.Description, Enabled: u.Enabled,
-		Email: u.Email, DefaultProjectID: u.DefaultProjectID, PasswordFingerprint: sent, Provenance: p,
+		Email: u.Email, DefaultProjectID: u.DefaultProjectID, Options: Options(u.Options),
+		PasswordFingerprint: sent, Provenance: p,
+	}
+	if u.PasswordExpiresAt != nil {
+		mg.Observation().PasswordExpiresAt = *u.PasswordExpiresAt
 	}
 	li := false
 	if fp.Enabled == nil {
@@ -402,7 +406,9 @@ type managedFields struct {
 	Enabled          *bool   `json:"enabled,omitempty"`
 	Email            *string `json:"email,omitempty"`
 	DefaultProjectID *string `json:"default_project_id,omitempty"`
-	Marker           string  `json:"crossplane_provenance,omitempty"`
+	// Options holds only the options the spec sets: Keystone merges them into the user's.
+	Options *keystone.UserOptions `json:"options,omitempty"`
+	Marker  string                `json:"crossplane_provenance,omitempty"`
 }
 
 // patch is an update's body: the managed fields and, when it is to be sent, the password.
@@ -419,7 +425,8 @@ type comparison struct {
 }
 
 func desired(fp *v1alpha1.UserParameters) managedFields {
-	f := managedFields{Name: fp.Name, Description: fp.Description, Enabled: fp.Enabled, Email: fp.Email, DefaultProjectID: fp.DefaultProjectID}
+	f := managedFields{Name: fp.Name, Description: fp.Description, Enabled: fp.Enabled, Email: fp.Email,
+		DefaultProjectID: fp.DefaultProjectID, Options: wantOptions(fp.Options)}
 	if fp.DomainID != nil {
 		f.DomainID = *fp.DomainID
 	}
@@ -428,7 +435,7 @@ func desired(fp *v1alpha1.UserParameters) managedFields {
 
 // observed projects a user onto the fields the spec sets, so unset fields never differ.
 func observed(u user, fp *v1alpha1.UserParameters) managedFields {
-	o := managedFields{Name: u.Name}
+	o := managedFields{Name: u.Name, Options: haveOptions(fp.Options, u.Options)}
 	if fp.DomainID != nil {
 		o.DomainID = u.DomainID
 	}
