@@ -102,9 +102,15 @@ func ProvidersOfFlow(ctx context.Context, c *api.APIClient, pk, slug string) ([]
 func StagesOfFlow(ctx context.Context, c *api.APIClient, pk, slug string) ([]adoption.Dependent, error) {
 	var out []adoption.Dependent
 	for _, filter := range []func(api.ApiStagesIdentificationListRequest) api.ApiStagesIdentificationListRequest{
-		func(r api.ApiStagesIdentificationListRequest) api.ApiStagesIdentificationListRequest { return r.EnrollmentFlow(pk) },
-		func(r api.ApiStagesIdentificationListRequest) api.ApiStagesIdentificationListRequest { return r.RecoveryFlow(pk) },
-		func(r api.ApiStagesIdentificationListRequest) api.ApiStagesIdentificationListRequest { return r.PasswordlessFlow(pk) },
+		func(r api.ApiStagesIdentificationListRequest) api.ApiStagesIdentificationListRequest {
+			return r.EnrollmentFlow(pk)
+		},
+		func(r api.ApiStagesIdentificationListRequest) api.ApiStagesIdentificationListRequest {
+			return r.RecoveryFlow(pk)
+		},
+		func(r api.ApiStagesIdentificationListRequest) api.ApiStagesIdentificationListRequest {
+			return r.PasswordlessFlow(pk)
+		},
 	} {
 		ss, err := ListAll(ctx, func(page int32) ([]api.IdentificationStage, int32, error) {
 			l, resp, err := filter(c.StagesAPI.StagesIdentificationList(ctx)).Page(page).PageSize(PageSize).Execute()

@@ -28,7 +28,7 @@ func desired(ctx context.Context, c *api.APIClient, r *shared.Resolver, fp *v1al
 		err = identificationFields(ctx, c, r, fp.Identification, f)
 	case &password:
 		p := fp.Password
-		f["backends"] = strings(p.Backends)
+		f["backends"] = wireList(p.Backends)
 		err = flowField(ctx, r, f, "configure_flow", "password.configureFlow", p.ConfigureFlow)
 		setInt(f, "failed_attempts_before_cancel", p.FailedAttemptsBeforeCancel)
 		setBool(f, "allow_show_password", p.AllowShowPassword)
@@ -54,7 +54,7 @@ func desired(ctx context.Context, c *api.APIClient, r *shared.Resolver, fp *v1al
 
 func identificationFields(ctx context.Context, c *api.APIClient, r *shared.Resolver, id *v1alpha1.IdentificationStage, f shared.Fields) error {
 	if id.UserFields != nil {
-		f["user_fields"] = strings(id.UserFields)
+		f["user_fields"] = wireList(id.UserFields)
 	}
 	setBool(f, "case_insensitive_matching", id.CaseInsensitiveMatching)
 	setBool(f, "show_matched_user", id.ShowMatchedUser)
@@ -120,8 +120,8 @@ func flowField(ctx context.Context, r *shared.Resolver, f shared.Fields, wire, p
 	return nil
 }
 
-// strings is a list in wire format ([]any of strings, as decoded JSON is).
-func strings(l []string) []any {
+// wireList is a list in wire format ([]any of strings, as decoded JSON is).
+func wireList(l []string) []any {
 	out := make([]any, 0, len(l))
 	for _, s := range l {
 		out = append(out, s)
