@@ -146,14 +146,18 @@ func TestStageFailures(t *testing.T) {
 		existing     bool
 		want         string
 	}{
-		"list":       {spec: id, method: "GET", path: "/stages/all/", want: "e-id"},
-		"create":     {spec: id, method: "POST", path: "/stages/identification/", want: "e-id"},
-		"retrieve":   {spec: id, method: "GET", path: "/stages/identification/", existing: true, want: "cannot read authentik identification stage"},
-		"no type":    {spec: func() v1alpha1.StageParameters { return v1alpha1.StageParameters{Name: "e-x"} }, want: "exactly one"},
-		"no flow":    {spec: func() v1alpha1.StageParameters { p := id(); p.Identification.RecoveryFlow = new("e-nope"); return p }, want: `flow "e-nope"`},
-		"no pw":      {spec: func() v1alpha1.StageParameters { p := id(); p.Identification.PasswordStage = new("e-nope"); return p }, want: `stage "e-nope"`},
-		"bad name":   {spec: func() v1alpha1.StageParameters { p := id(); p.Name = " e-id"; return p }, want: "spec.forProvider.name"},
-		"flow fault": {spec: func() v1alpha1.StageParameters { p := id(); p.Identification.RecoveryFlow = new("default-password-change"); return p }, method: "GET", path: "/flows/instances/", want: "default-password-change"},
+		"list":     {spec: id, method: "GET", path: "/stages/all/", want: "e-id"},
+		"create":   {spec: id, method: "POST", path: "/stages/identification/", want: "e-id"},
+		"retrieve": {spec: id, method: "GET", path: "/stages/identification/", existing: true, want: "cannot read authentik identification stage"},
+		"no type":  {spec: func() v1alpha1.StageParameters { return v1alpha1.StageParameters{Name: "e-x"} }, want: "exactly one"},
+		"no flow":  {spec: func() v1alpha1.StageParameters { p := id(); p.Identification.RecoveryFlow = new("e-nope"); return p }, want: `flow "e-nope"`},
+		"no pw":    {spec: func() v1alpha1.StageParameters { p := id(); p.Identification.PasswordStage = new("e-nope"); return p }, want: `stage "e-nope"`},
+		"bad name": {spec: func() v1alpha1.StageParameters { p := id(); p.Name = " e-id"; return p }, want: "spec.forProvider.name"},
+		"flow fault": {spec: func() v1alpha1.StageParameters {
+			p := id()
+			p.Identification.RecoveryFlow = new("default-password-change")
+			return p
+		}, method: "GET", path: "/flows/instances/", want: "default-password-change"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
