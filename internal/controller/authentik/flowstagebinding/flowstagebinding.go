@@ -65,7 +65,7 @@ func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind,
 }
 
 func newDriver(c shared.Client) adoption.Driver[mr, api.FlowStageBinding] {
-	return &external{c: c.API, res: shared.NewResolver(c.API)}
+	return &external{c: c.API, res: shared.NewResolver(c.API, c.Reads)}
 }
 
 // external drives flow-stage bindings for the adoption engine. It lives for one reconcile:

@@ -66,7 +66,7 @@ func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind,
 }
 
 func newDriver(c shared.Client) adoption.Driver[mr, Object] {
-	return &external{c: c.API, res: shared.NewResolver(c.API)}
+	return &external{c: c.API, res: shared.NewResolver(c.API, c.Reads)}
 }
 
 // An Object is a stage as its typed endpoint returns it, in authentik's wire format.
