@@ -1,10 +1,9 @@
 package authentikapiserver
 
 // pbmGroup is the reference group of authentik's PolicyBindingModel: every
-// object a policy binding can target. Of the modelled kinds, applications and
-// application entitlements are policy binding models (a binding's target is
-// their pbm_uuid, which is their pk here). Flows are too in authentik, but
-// their pbm_uuid is not modelled, so bindings cannot target them here.
+// object a policy binding can target. Of the modelled kinds, applications,
+// application entitlements, flows and flow-stage bindings are policy binding
+// models (a binding's target is their pbm_uuid, which is their pk here).
 const pbmGroup = "pbm"
 
 // policyBindingKind is /policies/bindings/. A binding names exactly one of a

@@ -2,13 +2,15 @@ package authentikapiserver
 
 import "fmt"
 
-// flowKind is /flows/instances/, looked up by slug. The provider only reads
-// flows (to resolve slugs to the UUIDs providers reference), but the full
-// CRUD set is served since the generic store makes it free.
+// flowKind is /flows/instances/, looked up by slug (unique). A flow is a
+// policy binding model: deleting it deletes its policy bindings and its stage
+// bindings (CASCADE). In authentik its policybindingmodel_ptr_id differs from
+// its pk (flow_uuid is declared as the primary key); here both are the pk,
+// which clients cannot tell apart as long as they target the ptr id they read.
 func flowKind() *kind {
 	k := &kind{
 		path: "flows/instances", op: "flows_instances", model: "Flow",
-		group: "flow", lookup: "slug", pk: pkUUID,
+		group: "flow", alsoIn: []string{pbmGroup}, lookup: "slug", pk: pkUUID,
 		fields: []field{
 			{name: "name"},
 			{name: "slug"},
@@ -36,16 +38,27 @@ func flowKind() *kind {
 		out := withFields(map[string]any{}, d, "pk", "name", "slug", "title", "designation", "background",
 			"policy_engine_mode", "compatibility_mode", "layout", "denied_action", "authentication")
 		out["policybindingmodel_ptr_id"] = d["pk"]
-		out["background_url"] = "/static/dist/assets/images/flow_background.jpg"
-		if b := str(d["background"]); b != "" {
-			out["background_url"] = b
-		}
+		out["background_url"] = flowBackgroundURL(d)
 		out["background_themed_urls"] = nil
-		out["stages"] = []any{}
+		stages := []any{}
+		for _, b := range rc.st.tables["flows/bindings"].rows {
+			if keyOf(b.data["target"]) == keyOf(d["pk"]) {
+				stages = append(stages, b.data["stage"])
+			}
+		}
+		out["stages"] = stages
 		out["policies"] = []any{}
 		out["cache_count"] = 0
 		out["export_url"] = fmt.Sprintf("%s/flows/instances/%s/export/", APIPrefix, str(d["slug"]))
 		return out
 	}
 	return k
+}
+
+// flowBackgroundURL is Flow.background_url: the default image without a background.
+func flowBackgroundURL(d map[string]any) string {
+	if b := str(d["background"]); b != "" {
+		return b
+	}
+	return "/static/dist/assets/images/flow_background.jpg"
 }

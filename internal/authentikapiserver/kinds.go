@@ -5,13 +5,15 @@ package authentikapiserver
 func allKinds() []*kind {
 	kinds := []*kind{applicationKind()}
 	kinds = append(kinds, providerKinds()...)
+	kinds = append(kinds, stageKinds()...)
 	return append(kinds, groupKind(), userKind(), roleKind(), flowKind(), certKind(), scopeMappingKind(), samlMappingKind(),
-		policyBindingKind(), tokenKind(), entitlementKind())
+		policyBindingKind(), tokenKind(), entitlementKind(), flowBindingKind())
 }
 
 // extraOps registers the operations that are not plain CRUD.
 func extraOps(ops map[string]handler, kinds []*kind) {
 	providersAllOps(ops, kinds)
+	stagesAllOps(ops, kinds)
 	groupMemberOps(ops)
 	ops["core_users_set_password_create"] = setPassword
 	ops["core_users_me_retrieve"] = usersMe

@@ -11,10 +11,13 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/customresourcesgate"
 
 	authentikapplication "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/application"
+	authentikflow "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/flow"
+	authentikflowstagebinding "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/flowstagebinding"
 	authentikgroup "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/group"
 	authentikoauth2provider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/oauth2provider"
 	authentikproxyprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/proxyprovider"
 	authentiksamlprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/samlprovider"
+	authentikstage "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/stage"
 	authentikuser "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/user"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/config"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/domain"
@@ -52,6 +55,9 @@ var setups = []struct {
 	{authentikoauth2provider.Setup, authentikoauth2provider.SetupGated},
 	{authentiksamlprovider.Setup, authentiksamlprovider.SetupGated},
 	{authentikproxyprovider.Setup, authentikproxyprovider.SetupGated},
+	{authentikflow.Setup, authentikflow.SetupGated},
+	{authentikstage.Setup, authentikstage.SetupGated},
+	{authentikflowstagebinding.Setup, authentikflowstagebinding.SetupGated},
 	{project.Setup, project.SetupGated},
 	{role.Setup, role.SetupGated},
 	{group.Setup, group.SetupGated},

@@ -59,6 +59,30 @@ func (mg *Application) ResolveReferences(ctx context.Context, c client.Reader) e
 	return nil
 }
 
+// ResolveReferences of this FlowStageBinding, among the resources of its own scope and namespace.
+func (mg *FlowStageBinding) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.Flow), Reference: fp.FlowRef, Selector: fp.FlowSelector,
+		To: reference.To{Managed: &Flow{}, List: &FlowList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.flow")
+	} else {
+		fp.Flow, fp.FlowRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.StageID), Reference: fp.StageRef, Selector: fp.StageSelector,
+		To: reference.To{Managed: &Stage{}, List: &StageList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.stageId")
+	} else {
+		fp.StageID, fp.StageRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	return nil
+}
+
 // ResolveReferences of this Group, among the resources of its own scope and namespace.
 func (mg *Group) ResolveReferences(ctx context.Context, c client.Reader) error {
 	r := reference.NewAPIResolver(c, mg)

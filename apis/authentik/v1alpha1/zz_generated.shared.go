@@ -22,21 +22,33 @@ import ns "github.com/crossplane-contrib/provider-identity/apis/namespaced/authe
 
 // The types both scopes share, declared once in the namespaced source package.
 type (
-	ApplicationObservation    = ns.ApplicationObservation
-	ApplicationParameters     = ns.ApplicationParameters
-	Attributes                = ns.Attributes
-	GroupObservation          = ns.GroupObservation
-	GroupParameters           = ns.GroupParameters
-	OAuth2ProviderObservation = ns.OAuth2ProviderObservation
-	OAuth2ProviderParameters  = ns.OAuth2ProviderParameters
-	PropertyMappingSelector   = ns.PropertyMappingSelector
-	ProviderFlows             = ns.ProviderFlows
-	ProviderObservation       = ns.ProviderObservation
-	ProxyProviderObservation  = ns.ProxyProviderObservation
-	ProxyProviderParameters   = ns.ProxyProviderParameters
-	RedirectURI               = ns.RedirectURI
-	SAMLProviderObservation   = ns.SAMLProviderObservation
-	SAMLProviderParameters    = ns.SAMLProviderParameters
-	UserObservation           = ns.UserObservation
-	UserParameters            = ns.UserParameters
+	ApplicationObservation      = ns.ApplicationObservation
+	ApplicationParameters       = ns.ApplicationParameters
+	Attributes                  = ns.Attributes
+	ConsentStage                = ns.ConsentStage
+	DenyStage                   = ns.DenyStage
+	FlowObservation             = ns.FlowObservation
+	FlowParameters              = ns.FlowParameters
+	FlowStageBindingObservation = ns.FlowStageBindingObservation
+	FlowStageBindingParameters  = ns.FlowStageBindingParameters
+	GroupObservation            = ns.GroupObservation
+	GroupParameters             = ns.GroupParameters
+	IdentificationStage         = ns.IdentificationStage
+	OAuth2ProviderObservation   = ns.OAuth2ProviderObservation
+	OAuth2ProviderParameters    = ns.OAuth2ProviderParameters
+	PasswordStage               = ns.PasswordStage
+	PropertyMappingSelector     = ns.PropertyMappingSelector
+	ProviderFlows               = ns.ProviderFlows
+	ProviderObservation         = ns.ProviderObservation
+	ProxyProviderObservation    = ns.ProxyProviderObservation
+	ProxyProviderParameters     = ns.ProxyProviderParameters
+	RedirectURI                 = ns.RedirectURI
+	SAMLProviderObservation     = ns.SAMLProviderObservation
+	SAMLProviderParameters      = ns.SAMLProviderParameters
+	StageObservation            = ns.StageObservation
+	StageParameters             = ns.StageParameters
+	UserLoginStage              = ns.UserLoginStage
+	UserLogoutStage             = ns.UserLogoutStage
+	UserObservation             = ns.UserObservation
+	UserParameters              = ns.UserParameters
 )

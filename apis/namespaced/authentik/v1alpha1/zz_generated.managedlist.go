@@ -29,6 +29,24 @@ func (l *ApplicationList) GetItems() []resource.Managed {
 	return items
 }
 
+// GetItems of this FlowList.
+func (l *FlowList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
+// GetItems of this FlowStageBindingList.
+func (l *FlowStageBindingList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
 // GetItems of this GroupList.
 func (l *GroupList) GetItems() []resource.Managed {
 	items := make([]resource.Managed, len(l.Items))
@@ -58,6 +76,15 @@ func (l *ProxyProviderList) GetItems() []resource.Managed {
 
 // GetItems of this SAMLProviderList.
 func (l *SAMLProviderList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
+// GetItems of this StageList.
+func (l *StageList) GetItems() []resource.Managed {
 	items := make([]resource.Managed, len(l.Items))
 	for i := range l.Items {
 		items[i] = &l.Items[i]
