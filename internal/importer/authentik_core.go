@@ -115,16 +115,7 @@ func (l *akLister) applications(ctx context.Context) error {
 		o := akObject(kindApplication, describeAk("application", a.Name, "slug", a.Slug), a.Slug, a.Slug)
 		o.Marker = appMarker(a)
 		rest, _, _, _ := provenance.ExtractFromText(a.GetMetaDescription())
-		var pk *int32
-		if p, ok := a.GetProviderOk(); ok && p != nil {
-			pk = p
-		}
-		providerKind := ""
-		if pk != nil {
-			if providerKind = l.providerKind[*pk]; providerKind == "" {
-				o.Notes = append(o.Notes, fmt.Sprintf(noteOtherProvider, *pk))
-			}
-		}
+		pk, providerKind := l.applicationProvider(a, o)
 		o.Build = func(r Refs) any {
 			fp := akv1.ApplicationParameters{Name: a.Name, Slug: a.Slug, Group: nonEmpty(a.GetGroup()),
 				LaunchURL: nonEmpty(a.GetMetaLaunchUrl()), Description: nonEmpty(rest), Publisher: nonEmpty(a.GetMetaPublisher()),
@@ -133,15 +124,7 @@ func (l *akLister) applications(ctx context.Context) error {
 				fp.PolicyEngineMode = new(string(*m))
 			}
 			if pk != nil && providerKind != "" {
-				ref, id := ref(r, providerKind, itoa(*pk))
-				switch providerKind {
-				case kindOAuth2Provider:
-					fp.OAuth2ProviderRef, fp.OAuth2ProviderID = ref, id
-				case kindSAMLProvider:
-					fp.SAMLProviderRef, fp.SAMLProviderID = ref, id
-				case kindProxyProvider:
-					fp.ProxyProviderRef, fp.ProxyProviderID = ref, id
-				}
+				setApplicationProvider(&fp, providerKind, r, *pk)
 			}
 			for _, b := range a.BackchannelProviders {
 				fp.BackchannelProviderIDs = append(fp.BackchannelProviderIDs, itoa(b))
@@ -152,4 +135,32 @@ func (l *akLister) applications(ctx context.Context) error {
 		l.emit(o)
 	}
 	return nil
+}
+
+// applicationProvider is the application's provider and its kind ("" when it is a provider
+// the importer does not list, which the object's notes then say).
+func (l *akLister) applicationProvider(a api.Application, o *Object) (*int32, string) {
+	pk, ok := a.GetProviderOk()
+	if !ok || pk == nil {
+		return nil, ""
+	}
+	kind := l.providerKind[*pk]
+	if kind == "" {
+		o.Notes = append(o.Notes, fmt.Sprintf(noteOtherProvider, *pk))
+	}
+	return pk, kind
+}
+
+// setApplicationProvider points the application at its provider, by reference to the provider's
+// resource when that is imported too.
+func setApplicationProvider(fp *akv1.ApplicationParameters, kind string, r Refs, pk int32) {
+	ref, id := ref(r, kind, itoa(pk))
+	switch kind {
+	case kindOAuth2Provider:
+		fp.OAuth2ProviderRef, fp.OAuth2ProviderID = ref, id
+	case kindSAMLProvider:
+		fp.SAMLProviderRef, fp.SAMLProviderID = ref, id
+	case kindProxyProvider:
+		fp.ProxyProviderRef, fp.ProxyProviderID = ref, id
+	}
 }

@@ -90,6 +90,12 @@ func connect(ctx context.Context, s Source, namespace string, f factories) (conn
 	if s.Kube == nil || s.ConfigName == "" {
 		return c, errors.New(errNoSource)
 	}
+	return connectConfig(ctx, s, namespace, c, f)
+}
+
+// connectConfig reaches the system of a ProviderConfig or ClusterProviderConfig, through the
+// provider's own factories and Secret reader.
+func connectConfig(ctx context.Context, s Source, namespace string, c connection, f factories) (connection, error) {
 	cfg, err := clients.GetConfig(ctx, s.Kube, s.ConfigKind, s.ConfigNamespace, s.ConfigName)
 	if err != nil {
 		return c, err
@@ -98,22 +104,12 @@ func connect(ctx context.Context, s Source, namespace string, f factories) (conn
 		return c, errors.Errorf(errOtherNamespace, ns, cfg.GetName(), ns, namespace, ns)
 	}
 	view := clients.View(cfg)
-	if got := clients.SystemOf(view); s.System != "" && string(got) != s.System {
-		return c, errors.Errorf(errWrongSystem, s.ConfigKind, view.GetName(), got, s.System, s.System)
+	system := clients.SystemOf(view)
+	if s.System != "" && string(system) != s.System {
+		return c, errors.Errorf(errWrongSystem, s.ConfigKind, view.GetName(), system, s.System, s.System)
 	}
-	switch clients.SystemOf(view) {
-	case clients.Authentik:
-		ac, err := f.authentik.Client(ctx, clients.SecretReader(s.Kube, cfg), view)
-		if err != nil {
-			return c, err
-		}
-		c.list = authentikLister(ac)
-	default:
-		sc, err := f.keystone.Client(ctx, clients.SecretReader(s.Kube, cfg), view)
-		if err != nil {
-			return c, err
-		}
-		c.list = keystoneLister(sc)
+	if c.list, err = configLister(ctx, s, cfg, view, f); err != nil {
+		return c, err
 	}
 	c.installation = s.InstallationID
 	if c.installation == "" {
@@ -123,6 +119,22 @@ func connect(ctx context.Context, s Source, namespace string, f factories) (conn
 		}
 	}
 	return c, nil
+}
+
+// configLister builds the lister of the config's system.
+func configLister(ctx context.Context, s Source, cfg clients.Config, view *identityv1alpha1.ProviderConfig, f factories) (func(context.Context, Filter) ([]*Object, error), error) {
+	if clients.SystemOf(view) == clients.Authentik {
+		ac, err := f.authentik.Client(ctx, clients.SecretReader(s.Kube, cfg), view)
+		if err != nil {
+			return nil, err
+		}
+		return authentikLister(ac), nil
+	}
+	sc, err := f.keystone.Client(ctx, clients.SecretReader(s.Kube, cfg), view)
+	if err != nil {
+		return nil, err
+	}
+	return keystoneLister(sc), nil
 }
 
 // explicitSecret is where an explicit connection's password is, for the factory to read it as

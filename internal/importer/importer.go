@@ -44,27 +44,13 @@ type Summary struct {
 // Run lists, judges and writes. In adopt mode on a directory that holds an earlier import's
 // files, only the objects of those files are rewritten: the reviewed ones.
 func Run(ctx context.Context, o Options) (Summary, error) {
-	switch {
-	case o.Namespace == "":
-		return Summary{}, errors.New(errNoNamespace)
-	case o.Dir == "":
-		return Summary{}, errors.New(errNoDir)
-	case o.Mode == "":
-		o.Mode = ModeObserve
-	case o.Mode != ModeObserve && o.Mode != ModeAdopt:
-		return Summary{}, errors.Errorf(errMode, o.Mode)
-	}
-	if err := o.Filter.Validate(); err != nil {
+	if err := o.check(); err != nil {
 		return Summary{}, err
 	}
-	f := factories{keystone: o.Factory, authentik: o.AuthentikFactory}
-	if f.keystone == nil {
-		f.keystone = &keystone.Factory{}
+	if o.Mode == "" {
+		o.Mode = ModeObserve
 	}
-	if f.authentik == nil {
-		f.authentik = &authentik.Factory{}
-	}
-	c, err := connect(ctx, o.Source, o.Namespace, f)
+	c, err := connect(ctx, o.Source, o.Namespace, o.factories())
 	if err != nil {
 		return Summary{}, err
 	}
@@ -72,18 +58,9 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	t := Target{Namespace: o.Namespace, Mode: o.Mode, ProviderConfigRef: c.pcRef, Installation: c.installation}
-	if t.Claimed, err = claimed(ctx, o.Source.Kube); err != nil {
+	t, err := o.target(ctx, c)
+	if err != nil {
 		return Summary{}, err
-	}
-	if o.Mode == ModeAdopt {
-		only, found, err := reviewed(o.Dir)
-		if err != nil {
-			return Summary{}, err
-		}
-		if found {
-			t.Only = only
-		}
 	}
 	p, err := Build(objs, t)
 	if err != nil {
@@ -91,6 +68,53 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	}
 	changed, err := write(o.Dir, p)
 	return Summary{Plan: p, Dir: o.Dir, Changed: changed, Mode: o.Mode}, err
+}
+
+// check refuses options an import cannot run with.
+func (o Options) check() error {
+	switch {
+	case o.Namespace == "":
+		return errors.New(errNoNamespace)
+	case o.Dir == "":
+		return errors.New(errNoDir)
+	case o.Mode != "" && o.Mode != ModeObserve && o.Mode != ModeAdopt:
+		return errors.Errorf(errMode, o.Mode)
+	}
+	return o.Filter.Validate()
+}
+
+// factories are the options' client factories, fresh ones where none is given.
+func (o Options) factories() factories {
+	f := factories{keystone: o.Factory, authentik: o.AuthentikFactory}
+	if f.keystone == nil {
+		f.keystone = &keystone.Factory{}
+	}
+	if f.authentik == nil {
+		f.authentik = &authentik.Factory{}
+	}
+	return f
+}
+
+// target is what the manifests are written for: the namespace, the mode, the connection's
+// config and installation, what this installation's resources already claim and, in adopt mode
+// over an earlier import, the reviewed objects only.
+func (o Options) target(ctx context.Context, c connection) (Target, error) {
+	t := Target{Namespace: o.Namespace, Mode: o.Mode, ProviderConfigRef: c.pcRef, Installation: c.installation}
+	var err error
+	if t.Claimed, err = claimed(ctx, o.Source.Kube); err != nil {
+		return t, err
+	}
+	if o.Mode != ModeAdopt {
+		return t, nil
+	}
+	only, found, err := reviewed(o.Dir)
+	if err != nil {
+		return t, err
+	}
+	if found {
+		t.Only = only
+	}
+	return t, nil
 }
 
 // Counts returns how many manifests each kind has.

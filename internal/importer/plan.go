@@ -134,7 +134,7 @@ func judge(o *Object, t Target) (*Skip, string) {
 	if o.Unsupported != "" {
 		return skip(false, "%s", o.Unsupported), ""
 	}
-	if m := o.Marker; m != nil && !(o.MarkerFromApplication && m.Installation == t.Installation) {
+	if m := o.Marker; m != nil && (!o.MarkerFromApplication || m.Installation != t.Installation) {
 		switch {
 		case t.Installation == "":
 			return skip(true, reasonNoInstallation, m.Installation, m.Resource), ""

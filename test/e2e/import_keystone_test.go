@@ -14,8 +14,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/gophercloud/gophercloud/v2"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
@@ -156,17 +158,20 @@ func applyDir(t *testing.T, dir string) []*unstructured.Unstructured {
 		if err := yaml.Unmarshal(b, &u.Object); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		cur := u.DeepCopy()
-		switch err := kube.Get(context.Background(), client.ObjectKeyFromObject(u), cur); err {
-		case nil:
+		// The controller writes the resource's status meanwhile: retry on conflicts.
+		err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
+			cur := u.DeepCopy()
+			if err := kube.Get(context.Background(), client.ObjectKeyFromObject(u), cur); err != nil {
+				if kerrors.IsNotFound(err) {
+					return kube.Create(context.Background(), u)
+				}
+				return err
+			}
 			cur.Object["spec"] = u.Object["spec"]
-			if err := kube.Update(context.Background(), cur); err != nil {
-				t.Fatalf("cannot apply %s: %v", f, err)
-			}
-		default:
-			if err := kube.Create(context.Background(), u); err != nil {
-				t.Fatalf("cannot apply %s: %v", f, err)
-			}
+			return kube.Update(context.Background(), cur)
+		})
+		if err != nil {
+			t.Fatalf("cannot apply %s: %v", f, err)
 		}
 		out = append(out, u)
 	}
@@ -198,11 +203,17 @@ func waitProvenance(t *testing.T, objs []*unstructured.Unstructured, want string
 func observeAndDelete(t *testing.T, objs []*unstructured.Unstructured) {
 	for _, o := range objs {
 		cur := o.DeepCopy()
-		if err := kube.Get(context.Background(), client.ObjectKeyFromObject(o), cur); err != nil {
+		err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+			if err := kube.Get(context.Background(), client.ObjectKeyFromObject(o), cur); err != nil {
+				return err
+			}
+			_ = unstructured.SetNestedStringSlice(cur.Object, []string{"Observe"}, "spec", "managementPolicies")
+			return kube.Update(context.Background(), cur)
+		})
+		if kerrors.IsNotFound(err) {
 			continue
 		}
-		_ = unstructured.SetNestedStringSlice(cur.Object, []string{"Observe"}, "spec", "managementPolicies")
-		if err := kube.Update(context.Background(), cur); err != nil {
+		if err != nil {
 			t.Errorf("cannot make %s %s observe-only: %v", o.GetKind(), o.GetName(), err)
 		}
 		_ = kube.Delete(context.Background(), cur)

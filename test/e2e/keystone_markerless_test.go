@@ -44,10 +44,10 @@ func handAssign(t *testing.T, path []string) {
 	}
 }
 
-// stays checks cond on every poll for n poll intervals.
-func stays(t *testing.T, n int, what string, cond func() bool) {
+// stays checks cond on every poll for three poll intervals.
+func stays(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(time.Duration(n) * pollInterval); time.Now().Before(deadline); time.Sleep(pollInterval / 4) {
+	for deadline := time.Now().Add(3 * pollInterval); time.Now().Before(deadline); time.Sleep(pollInterval / 4) {
 		if !cond() {
 			t.Fatalf("%s no longer holds", what)
 		}
@@ -78,7 +78,7 @@ func TestRoleAssignmentLostCreateRecovered(t *testing.T) {
 	if !eventRecorded(t, ra, "RecoveredExternalResource") {
 		t.Errorf("no RecoveredExternalResource event")
 	}
-	stays(t, 3, "Ready, Synced and Owned after the recovery", func() bool {
+	stays(t, "Ready, Synced and Owned after the recovery", func() bool {
 		get(t, ra)
 		return condition(ra, xpv2.TypeReady).Status == corev1.ConditionTrue && condition(ra, xpv2.TypeSynced).Status == corev1.ConditionTrue &&
 			ra.Status.AtProvider.Provenance == identityv1alpha1.Owned
@@ -119,7 +119,7 @@ func TestRoleAssignmentTwoResourcesOneAssignment(t *testing.T) {
 			t.Errorf("AdoptionRequired message %q does not name %s", msg, want)
 		}
 	}
-	stays(t, 3, "the first Ready and Owned, the second holding nothing", func() bool {
+	stays(t, "the first Ready and Owned, the second holding nothing", func() bool {
 		get(t, first)
 		get(t, second)
 		return condition(first, xpv2.TypeReady).Status == corev1.ConditionTrue && first.Status.AtProvider.Provenance == identityv1alpha1.Owned &&

@@ -30,7 +30,7 @@ func TestRoleAssignmentCreateAnswered5xxAfterCommit(t *testing.T) {
 	if ra.GetAnnotations()[adoption.AnnotationCreateUnconfirmed] == "" {
 		t.Errorf("the failed create was not recorded as unconfirmed: the 503 was never injected?")
 	}
-	stays(t, 3, "Ready and Owned with the marker annotation", func() bool {
+	stays(t, "Ready and Owned with the marker annotation", func() bool {
 		get(t, ra)
 		return ra.Status.AtProvider.Provenance == identityv1alpha1.Owned && ra.GetAnnotations()[adoption.AnnotationMarker] != ""
 	})

@@ -71,7 +71,7 @@ func TestUserOptions(t *testing.T) {
 		return o != nil && o.LockPassword != nil && *o.LockPassword
 	})
 	want := `{"ignore_password_expiry":true,"lock_password":true,"multi_factor_auth_rules":[["password","totp"]]}`
-	stays(t, 3, "the hand-set option kept", func() bool { return userOptions(t, id) == want })
+	stays(t, "the hand-set option kept", func() bool { return userOptions(t, id) == want })
 	if at := get(t, mg).Status.AtProvider; at.PasswordExpiresAt != "" {
 		t.Errorf("passwordExpiresAt %q: this Keystone sets no password expiry", at.PasswordExpiresAt)
 	}

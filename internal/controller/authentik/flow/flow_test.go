@@ -149,7 +149,7 @@ func TestFlowDependents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var types []string
+	types := make([]string, 0, len(ds))
 	for _, d := range ds {
 		types = append(types, d.Type)
 	}

@@ -202,7 +202,7 @@ func TestStageDependents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var keys []string
+	keys := make([]string, 0, len(ds))
 	for _, d := range ds {
 		keys = append(keys, d.Type+": "+d.Key)
 	}
