@@ -27,7 +27,8 @@ type ApplicationCredentialParameters struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
 	// +identity:reference:type=User
-	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9_-]+$')",message="userId must be a Keystone user ID: letters, digits, underscores and hyphens only (for example 4c0f8d3b9e2a4f5c8a7b6d5e4f3a2b1c)"
+	// +kubebuilder:validation:Pattern=`^[^/]+$`
+	// +kubebuilder:validation:XValidation:rule="!self.matches('[\\x00-\\x1f\\x7f]') && self != '.' && self != '..'",message="userId must be a Keystone ID without control characters, and not . or .. (it is a segment of the application credential's URL)"
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="userId cannot be changed: an application credential belongs to its user for life; create a new ApplicationCredential instead"
 	UserID *string `json:"userId,omitempty"`
 
