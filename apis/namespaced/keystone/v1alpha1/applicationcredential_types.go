@@ -152,9 +152,16 @@ type ApplicationCredentialAccessRule struct {
 	// Path is the API path allowed, starting with a slash; Keystone allows the wildcards * (one
 	// segment) and ** (any number of segments).
 	// +kubebuilder:validation:MaxLength=225
-	// +kubebuilder:validation:Pattern=`^/`
-	// +kubebuilder:validation:XValidation:rule="!self.matches('[\\x00-\\x1f\\x7f]')",message="path must not contain control characters"
+	// +kubebuilder:validation:Pattern=`^/[^\x00-\x1f\x7f]*$`
 	Path string `json:"path"`
+}
+
+// ApplicationCredentialObservedAccessRule is an access rule as Keystone holds it.
+type ApplicationCredentialObservedAccessRule struct {
+	ID      string `json:"id,omitempty"`
+	Service string `json:"service,omitempty"`
+	Method  string `json:"method,omitempty"`
+	Path    string `json:"path,omitempty"`
 }
 
 // ApplicationCredentialRole is a role an application credential carries.
@@ -178,7 +185,7 @@ type ApplicationCredentialObservation struct {
 	Roles        []ApplicationCredentialRole       `json:"roles,omitempty"`
 	ExpiresAt    *metav1.Time                      `json:"expiresAt,omitempty"`
 	Unrestricted bool                              `json:"unrestricted,omitempty"`
-	AccessRules  []ApplicationCredentialAccessRule `json:"accessRules,omitempty"`
+	AccessRules  []ApplicationCredentialObservedAccessRule `json:"accessRules,omitempty"`
 
 	// SecretPublished is true when the connection Secret holds this application credential's
 	// secret. It is false for one this resource adopted or only observes (Keystone returns

@@ -25,7 +25,7 @@ func (e *external) Observe(mg mr, c credential, p identityv1alpha1.Provenance) a
 		o.Roles = append(o.Roles, v1alpha1.ApplicationCredentialRole{ID: r.ID, Name: r.Name})
 	}
 	for _, r := range c.AccessRules {
-		o.AccessRules = append(o.AccessRules, v1alpha1.ApplicationCredentialAccessRule{Service: r.Service, Method: r.Method, Path: r.Path})
+		o.AccessRules = append(o.AccessRules, v1alpha1.ApplicationCredentialObservedAccessRule{ID: r.ID, Service: r.Service, Method: r.Method, Path: r.Path})
 	}
 	if !c.ExpiresAt.IsZero() {
 		t := metav1.NewTime(c.ExpiresAt)
