@@ -35,9 +35,11 @@ func TestCELKeystoneApplicationCredential(t *testing.T) {
 		m    func(*ksv1alpha1.ApplicationCredentialParameters)
 		want string
 	}{
-		"NoUser":              {func(p *ksv1alpha1.ApplicationCredentialParameters) { p.UserID = nil }, "set the user the application credential is for"},
-		"NoProject":           {func(p *ksv1alpha1.ApplicationCredentialParameters) { p.ProjectID = nil }, "set the project the application credential is for"},
-		"RoleIDsAndNames":     {func(p *ksv1alpha1.ApplicationCredentialParameters) { p.RoleIDs, p.RoleNames = []string{"r1"}, []string{"reader"} }, "name the roles either by ID"},
+		"NoUser":    {func(p *ksv1alpha1.ApplicationCredentialParameters) { p.UserID = nil }, "set the user the application credential is for"},
+		"NoProject": {func(p *ksv1alpha1.ApplicationCredentialParameters) { p.ProjectID = nil }, "set the project the application credential is for"},
+		"RoleIDsAndNames": {func(p *ksv1alpha1.ApplicationCredentialParameters) {
+			p.RoleIDs, p.RoleNames = []string{"r1"}, []string{"reader"}
+		}, "name the roles either by ID"},
 		"UserIDDotDot":        {func(p *ksv1alpha1.ApplicationCredentialParameters) { p.UserID = ptr("..") }, "userId must be a Keystone ID without control characters"},
 		"UserIDSlash":         {func(p *ksv1alpha1.ApplicationCredentialParameters) { p.UserID = ptr("u/1") }, "spec.forProvider.userId"},
 		"ProjectIDNotAnID":    {func(p *ksv1alpha1.ApplicationCredentialParameters) { p.ProjectID = ptr("p 1") }, "projectId must be a Keystone project ID"},

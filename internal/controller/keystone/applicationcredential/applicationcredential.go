@@ -105,6 +105,7 @@ func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind,
 	kube := mgr.GetClient()
 	d := Deps{
 		Kube:        kube,
+		Live:        mgr.GetAPIReader(),
 		Recorder:    managedkind.Recorder(mgr, managed.ControllerName(gvk.GroupKind().String())),
 		Annotations: managed.NewRetryingCriticalAnnotationUpdater(managedkind.NewPolicyAwareWriter(kube)),
 	}
@@ -144,6 +145,9 @@ type Deps struct {
 	// Kube reads the user's password Secret and the connection Secret, always through
 	// clients.ResourceSecrets: a namespaced resource reads its own namespace only.
 	Kube client.Reader
+	// Live reads from the API server itself: a connection Secret the cache does not hold is
+	// looked for there before its credential is judged lost.
+	Live client.Reader
 	// Recorder receives the replacement events.
 	Recorder event.Recorder
 	// Annotations persists the external name of a replacement at once.

@@ -169,6 +169,10 @@ func TestPublished(t *testing.T) {
 			}
 		})
 	}
+	live := &external{Deps: Deps{Kube: kubeWith(), Live: kubeWith(secret("ci-cloud", map[string]string{"id": "c1", "secret": "s3cret"}))}}
+	if got := live.published(context.Background(), newAC(base), "c1"); got.Secret != "s3cret" {
+		t.Errorf("a Secret the cache misses is read from the API server: got %+v", got)
+	}
 	cluster := &clusterv1alpha1.ApplicationCredential{ObjectMeta: metav1.ObjectMeta{Name: "ci"}}
 	if got := (&external{Deps: Deps{Kube: kubeWith()}}).published(context.Background(), cluster, "c1"); got != (published{}) {
 		t.Errorf("without writeConnectionSecretToRef: got %+v", got)

@@ -8,6 +8,7 @@ import (
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
@@ -67,9 +68,20 @@ func (e *external) published(ctx context.Context, mg mr, id string) published {
 	if !ok {
 		return published{}
 	}
+	p := read(ctx, e.Kube, mg, key, id)
+	if p.Lost && e.Live != nil {
+		// The cache may not have seen the Secret this resource published a moment ago: a
+		// credential is replaced only on what the API server itself says.
+		p = read(ctx, e.Live, mg, key, id)
+	}
+	return p
+}
+
+// read reads the connection Secret through kube.
+func read(ctx context.Context, kube client.Reader, mg mr, key types.NamespacedName, id string) published {
 	p := published{Ref: key.String()}
 	s := &corev1.Secret{}
-	switch err := clients.ResourceSecrets(e.Kube, mg).Get(ctx, key, s); {
+	switch err := clients.ResourceSecrets(kube, mg).Get(ctx, key, s); {
 	case kerrors.IsNotFound(err):
 		p.Lost = true
 	case err != nil:
