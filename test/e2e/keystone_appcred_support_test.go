@@ -133,3 +133,15 @@ func appCredToken(t *testing.T, id, secret string) int {
 	return tokenStatus(t, map[string]any{"identity": map[string]any{"methods": []string{"application_credential"},
 		"application_credential": map[string]any{"id": id, "secret": secret}}})
 }
+
+// idByName finds the ID of the one user or project of the Default domain with the name.
+func idByName(t *testing.T, collection, name string) string {
+	t.Helper()
+	var out map[string][]struct {
+		ID string `json:"id"`
+	}
+	if _, err := keystone.sc.Get(context.Background(), keystone.sc.ServiceURL(collection)+"?domain_id=default&name="+name, &out, nil); err != nil || len(out[collection]) != 1 {
+		t.Fatalf("cannot find %s %s: %v", collection, name, err)
+	}
+	return out[collection][0].ID
+}

@@ -217,3 +217,30 @@ func TestApplicationCredentialConflictAdoptObserve(t *testing.T) {
 		t.Errorf("the observed credential was deleted with its observe-only resource")
 	}
 }
+
+// Without passwordSecretRef, the ProviderConfig's own credentials create the credential: the
+// tests' ProviderConfig is the admin user scoped to the admin project, so an application
+// credential of the admin user on that project is created with them, and authenticates.
+func TestApplicationCredentialWithTheProviderConfigsCredentials(t *testing.T) {
+	t.Parallel()
+	const ns = "e2e-appcred-pc"
+	namespace(t, ns)
+	admin := appCredUser{ID: idByName(t, "users", "admin"), ProjectID: idByName(t, "projects", "admin")}
+	ac := clusterAppCred("e2e-appcred-pc", admin, ksv1alpha1.ApplicationCredentialParameters{Name: "e2e-appcred-pc",
+		PasswordSecretRef: &identityv1alpha1.SecretKeySelector{}})
+	ac.Spec.ForProvider.PasswordSecretRef = nil
+	ac.Spec.WriteConnectionSecretToReference.Namespace = ns
+	create(t, ac)
+	waitReady(t, ac)
+	if got := cloudsYAMLAuthenticates(t, appCredSecret(ns, ac.Name)); got != http.StatusCreated {
+		t.Errorf("clouds.yaml's credential got %d, want 201", got)
+	}
+	id := meta.GetExternalName(ac)
+	if err := kube.Delete(context.Background(), ac); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, ac)
+	if keystone.exists(t, appCredPath(admin.ID, id)...) {
+		t.Errorf("application credential %s survived its resource's deletion", id)
+	}
+}
