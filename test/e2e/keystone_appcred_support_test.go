@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"testing"
 
@@ -137,11 +138,15 @@ func appCredToken(t *testing.T, id, secret string) int {
 // idByName finds the ID of the one user or project of the Default domain with the name.
 func idByName(t *testing.T, collection, name string) string {
 	t.Helper()
-	var out map[string][]struct {
-		ID string `json:"id"`
-	}
-	if _, err := keystone.sc.Get(context.Background(), keystone.sc.ServiceURL(collection)+"?domain_id=default&name="+name, &out, nil); err != nil || len(out[collection]) != 1 {
+	var out map[string]json.RawMessage
+	if _, err := keystone.sc.Get(context.Background(), keystone.sc.ServiceURL(collection)+"?domain_id=default&name="+name, &out, nil); err != nil {
 		t.Fatalf("cannot find %s %s: %v", collection, name, err)
 	}
-	return out[collection][0].ID
+	var found []struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(out[collection], &found); err != nil || len(found) != 1 {
+		t.Fatalf("cannot find %s %s: %v (%d found)", collection, name, err, len(found))
+	}
+	return found[0].ID
 }
