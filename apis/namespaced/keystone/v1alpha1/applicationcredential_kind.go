@@ -48,10 +48,14 @@ type ApplicationCredential struct {
 }
 
 // Parameters returns spec.forProvider.
-func (mg *ApplicationCredential) Parameters() *ApplicationCredentialParameters { return &mg.Spec.ForProvider }
+func (mg *ApplicationCredential) Parameters() *ApplicationCredentialParameters {
+	return &mg.Spec.ForProvider
+}
 
 // Observation returns status.atProvider.
-func (mg *ApplicationCredential) Observation() *ApplicationCredentialObservation { return &mg.Status.AtProvider }
+func (mg *ApplicationCredential) Observation() *ApplicationCredentialObservation {
+	return &mg.Status.AtProvider
+}
 
 // GetAdoptionPolicy returns spec.adoptionPolicy, defaulting to FailOnConflict.
 func (mg *ApplicationCredential) GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy {

@@ -181,10 +181,10 @@ type ApplicationCredentialObservation struct {
 	UserID    string `json:"userId,omitempty"`
 	ProjectID string `json:"projectId,omitempty"`
 	// Description is Keystone's description without the provenance marker line.
-	Description  string                            `json:"description,omitempty"`
-	Roles        []ApplicationCredentialRole       `json:"roles,omitempty"`
-	ExpiresAt    *metav1.Time                      `json:"expiresAt,omitempty"`
-	Unrestricted bool                              `json:"unrestricted,omitempty"`
+	Description  string                                    `json:"description,omitempty"`
+	Roles        []ApplicationCredentialRole               `json:"roles,omitempty"`
+	ExpiresAt    *metav1.Time                              `json:"expiresAt,omitempty"`
+	Unrestricted bool                                      `json:"unrestricted,omitempty"`
 	AccessRules  []ApplicationCredentialObservedAccessRule `json:"accessRules,omitempty"`
 
 	// SecretPublished is true when the connection Secret holds this application credential's

@@ -20,11 +20,13 @@ const (
 	errReplaceCreate = "replacing Keystone application credential %q: the old one (ID %s) is deleted, but creating the new one failed; the next reconcile creates it"
 	errPersistName   = "replaced Keystone application credential %q (old ID %s, new ID %s), but cannot record the new ID as the external name; the next reconcile finds it by name"
 
-	reasonReplaced event.Reason = "ReplacedExternalResource"
-	msgReplaced                 = "Replaced Keystone application credential %q (ID %s) with a new one (ID %s) and published its secret, because %s. Keystone cannot change an application credential; the old one was deleted first, since Keystone allows one credential per name and user"
-	whyLost                     = "its secret, which Keystone returns only to the create, was not in the connection Secret"
-	whyChanged                  = "the spec changed: "
+	msgReplaced = "Replaced Keystone application credential %q (ID %s) with a new one (ID %s) and published its secret, because %s. Keystone cannot change an application credential; the old one was deleted first, since Keystone allows one credential per name and user"
+	whyLost     = "its secret, which Keystone returns only to the create, was not in the connection Secret"
+	whyChanged  = "the spec changed: "
 )
+
+// reasonReplaced is the event that tells of a replacement.
+const reasonReplaced event.Reason = "ReplacedExternalResource"
 
 // Update replaces the credential when the spec differs from it or its secret is lost (see the
 // package documentation); it writes nothing otherwise (an adoption whose spec matches: the

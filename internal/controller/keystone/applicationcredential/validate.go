@@ -9,12 +9,12 @@ import (
 // before a rule existed never went through it.
 func validate(mg mr) error {
 	fp := mg.Parameters()
-	fs := []clients.Field{
+	fs := make([]clients.Field, 0, 4+len(fp.RoleIDs)+len(fp.RoleNames)+len(fp.AccessRules))
+	fs = append(fs,
 		clients.FP("spec.forProvider.userId", fp.UserID, keystone.ActorID),
 		clients.FP("spec.forProvider.projectId", fp.ProjectID, keystone.ID),
 		clients.F("spec.forProvider.name", fp.Name, keystone.Name(255)),
-		clients.FP("spec.forProvider.description", fp.Description, keystone.Description),
-	}
+		clients.FP("spec.forProvider.description", fp.Description, keystone.Description))
 	for _, id := range fp.RoleIDs {
 		fs = append(fs, clients.F("spec.forProvider.roleIds", id, keystone.ID))
 	}
