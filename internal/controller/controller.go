@@ -20,6 +20,7 @@ import (
 	authentikstage "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/stage"
 	authentikuser "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/user"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/config"
+	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/applicationcredential"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/domain"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/domainconfig"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/endpoint"
@@ -70,6 +71,7 @@ var setups = []struct {
 	{endpoint.Setup, endpoint.SetupGated},
 	{registeredlimit.Setup, registeredlimit.SetupGated},
 	{limit.Setup, limit.SetupGated},
+	{applicationcredential.Setup, applicationcredential.SetupGated},
 }
 
 // Setup adds every controller to the manager at once.

@@ -81,6 +81,33 @@ func (f *Factory) Check(ctx context.Context, kube client.Reader, pc *identityv1a
 	return err
 }
 
+// A UserLogin is a user's own login with their password, scoped to a project: what Keystone
+// requires to create the user's application credentials (only the user may, with a token
+// scoped to the credential's project).
+type UserLogin struct {
+	UserID, Password, ProjectID string
+}
+
+// UserClient returns an identity v3 client of the ProviderConfig's Keystone (its URL, region,
+// interface and TLS settings) that authenticates as l says instead of with the ProviderConfig's
+// credentials. It is cached like Client's, so a login costs one token request per password and
+// project, and a failed one is not retried before its backoff expires.
+func (f *Factory) UserClient(ctx context.Context, kube client.Reader, pc *identityv1alpha1.ProviderConfig, l UserLogin) (*gophercloud.ServiceClient, error) {
+	cfg := pc.Spec.Keystone
+	if cfg == nil {
+		return nil, errors.Errorf(errNotKeystone, pc.GetName())
+	}
+	opts := gophercloud.AuthOptions{IdentityEndpoint: cfg.AuthURL, AllowReauth: true, UserID: l.UserID, Password: l.Password,
+		Scope: &gophercloud.AuthScope{ProjectID: l.ProjectID}}
+	hc, ca, err := clients.HTTPClient(ctx, kube, clients.HTTPOptions{TLS: cfg.TLS, Base: f.Transport, Endpoints: f.Endpoints})
+	if err != nil {
+		return nil, err
+	}
+	return f.cache.Get(cacheKey(cfg, opts, ca), func() (*gophercloud.ServiceClient, error) {
+		return connect(ctx, cfg, opts, hc)
+	})
+}
+
 func connect(ctx context.Context, cfg *identityv1alpha1.KeystoneConfig, opts gophercloud.AuthOptions, hc http.Client) (*gophercloud.ServiceClient, error) {
 	pc, err := openstack.NewClient(cfg.AuthURL)
 	if err != nil {
@@ -156,13 +183,13 @@ func scope(s identityv1alpha1.KeystoneScope) *gophercloud.AuthScope {
 // rotated password or CA builds a new client.
 func cacheKey(cfg *identityv1alpha1.KeystoneConfig, o gophercloud.AuthOptions, ca []byte) string {
 	h := sha256.New()
-	for _, s := range []string{cfg.AuthURL, cfg.Region, cfg.Interface, o.Username, o.Password, o.DomainName,
+	for _, s := range []string{cfg.AuthURL, cfg.Region, cfg.Interface, o.UserID, o.Username, o.Password, o.DomainName,
 		o.ApplicationCredentialID, o.ApplicationCredentialSecret, string(ca)} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}
 	if o.Scope != nil {
-		h.Write([]byte(o.Scope.ProjectName + "\x00" + o.Scope.DomainName))
+		h.Write([]byte(o.Scope.ProjectName + "\x00" + o.Scope.DomainName + "\x00" + o.Scope.ProjectID))
 		if o.Scope.System {
 			h.Write([]byte("system"))
 		}

@@ -338,16 +338,32 @@ func memberships(objs []namedObject, err error, describe func(namedObject) (id, 
 	return withTruncation(out, err, typeMembership), nil
 }
 
+// appCred is the part of an application credential that a dependent needs.
+type appCred struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
 // ApplicationCredentialsOf lists a user's application credentials; Keystone deletes them with
 // the user.
 func ApplicationCredentialsOf(ctx context.Context, sc API, userID string) ([]adoption.Dependent, error) {
-	cs, err := Collection[namedObject]{Path: "users/" + url.PathEscape(userID) + "/application_credentials", Plural: "application_credentials"}.List(ctx, sc, nil)
+	cs, err := Collection[appCred]{Path: "users/" + url.PathEscape(userID) + "/application_credentials", Plural: "application_credentials"}.List(ctx, sc, nil)
 	if err != nil && !IsTruncated(err) {
 		return nil, err
 	}
 	out := make([]adoption.Dependent, 0, len(cs))
 	for _, c := range cs {
-		out = append(out, adoption.Dependent{Description: adoption.Description{ID: c.ID, Type: typeAppCred, Key: c.Name, Markerless: true}})
+		// One the ApplicationCredential kind created carries its marker in the description's
+		// last line; one it adopted carries none (Keystone cannot change it), and is found by
+		// the external name of the resource that adopted it.
+		d := adoption.Dependent{Description: adoption.Description{ID: c.ID, Type: typeAppCred, Key: c.Name}}
+		if _, m, found, err := provenance.ExtractFromText(c.Description); found && err == nil {
+			d.Marker = &m
+		} else {
+			d.Markerless, d.Kind, d.ExternalName = true, v1alpha1.ApplicationCredentialGroupKind.String(), c.ID
+		}
+		out = append(out, d)
 	}
 	return withTruncation(out, err, typeAppCred), nil
 }

@@ -163,11 +163,16 @@ func TestDependents(t *testing.T) {
 			},
 		},
 		"ApplicationCredentialsOfAUser": {
-			answers: map[string]string{"/v3/users/u/application_credentials": `{"application_credentials": [{"id": "c", "name": "ci"}]}`},
+			answers: map[string]string{"/v3/users/u/application_credentials": `{"application_credentials": [{"id": "c", "name": "ci"},` +
+				`{"id": "d", "name": "cd", "description": "ours\n[provider-identity: ` + limitMarker.Encode() + `]"}]}`},
 			list: func(ctx context.Context, sc *gophercloud.ServiceClient) ([]adoption.Dependent, error) {
 				return ApplicationCredentialsOf(ctx, sc, "u")
 			},
-			want: []adoption.Dependent{{Description: adoption.Description{ID: "c", Type: typeAppCred, Key: "ci", Markerless: true}}},
+			want: []adoption.Dependent{
+				{Description: adoption.Description{ID: "c", Type: typeAppCred, Key: "ci", Markerless: true},
+					Kind: "ApplicationCredential.keystone.identity.crossplane.io", ExternalName: "c"},
+				{Description: adoption.Description{ID: "d", Type: typeAppCred, Key: "cd", Marker: &limitMarker}},
+			},
 		},
 		"LimitsOfAProject": {
 			answers: map[string]string{"/v3/limits?project_id=p": `{"limits": [{"id": "l", "resource_name": "cores"},` +

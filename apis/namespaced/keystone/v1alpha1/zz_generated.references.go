@@ -27,6 +27,38 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reference"
 )
 
+// ResolveReferences of this ApplicationCredential, among the resources of its own scope and namespace.
+func (mg *ApplicationCredential) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.UserID), Reference: fp.UserRef, Selector: fp.UserSelector,
+		To: reference.To{Managed: &User{}, List: &UserList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.userId")
+	} else {
+		fp.UserID, fp.UserRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.ProjectID), Reference: fp.ProjectRef, Selector: fp.ProjectSelector,
+		To: reference.To{Managed: &Project{}, List: &ProjectList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.projectId")
+	} else {
+		fp.ProjectID, fp.ProjectRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.ResolveMultiple(ctx, reference.MultiResolutionRequest{
+		CurrentValues: fp.RoleIDs, References: fp.RoleRefs, Selector: fp.RoleSelector,
+		To: reference.To{Managed: &Role{}, List: &RoleList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.roleIds")
+	} else {
+		fp.RoleIDs, fp.RoleRefs = rsp.ResolvedValues, rsp.ResolvedReferences
+	}
+	return nil
+}
+
 // ResolveReferences of this DomainConfig, among the resources of its own scope and namespace.
 func (mg *DomainConfig) ResolveReferences(ctx context.Context, c client.Reader) error {
 	r := reference.NewAPIResolver(c, mg)
