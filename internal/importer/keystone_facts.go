@@ -29,7 +29,7 @@ func (l *ksLister) memberships(ctx context.Context) error {
 	for _, g := range l.groupsInScope {
 		us, err := keystone.GroupUsers(ctx, l.sc, g.ID)
 		if err != nil {
-			return keystone.Wrap(err, errList, fmt.Sprintf("the users of group %q (ID %s)", g.Name, g.ID))
+			return keystone.Wrap(err, errList, fmt.Sprintf("users of group %q (ID %s)", g.Name, g.ID))
 		}
 		for _, u := range us {
 			if o := membership(g, u); l.f.name(o.Name) {
