@@ -244,7 +244,7 @@ func TestAuthentikImportFlows(t *testing.T) {
 		},
 	}
 	e, ids := akFlowTree(t)
-	pairs := []string{}
+	pairs := make([]string, 0, 2*len(ids))
 	for k, v := range ids {
 		pairs = append(pairs, "<"+k+">", v)
 	}

@@ -236,7 +236,8 @@ func TestAuthentikImport(t *testing.T) {
 			admins = g.ID
 		}
 	}
-	pairs := []string{"<admins-suffix>", suffix(admins), "<admins>", admins}
+	pairs := make([]string, 0, 4+2*len(ids))
+	pairs = append(pairs, "<admins-suffix>", suffix(admins), "<admins>", admins)
 	for k, v := range ids {
 		pairs = append(pairs, "<"+k+">", v)
 	}

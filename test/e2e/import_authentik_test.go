@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -109,7 +110,7 @@ func TestImportAuthentik(t *testing.T) {
 	t.Cleanup(func() { observeAndDelete(t, objs) })
 	waitProvenance(t, objs, "Observed")
 	for k, r := range objects {
-		if got := authentikAPI.raw(t, r.kind, r.id); string(got) != string(before[k]) {
+		if got := authentikAPI.raw(t, r.kind, r.id); !bytes.Equal(got, before[k]) {
 			t.Errorf("authentik %s changed in observe mode:\nbefore %s\nafter  %s", k, before[k], got)
 		}
 	}
@@ -131,7 +132,7 @@ func TestImportAuthentik(t *testing.T) {
 		m, rest := akWithoutMarker(t, r.kind, after)
 		if !strings.HasPrefix(r.kind, "core/") {
 			// No marker in authentik: the resource's annotation is the record.
-			if string(after) != string(before[k]) {
+			if !bytes.Equal(after, before[k]) {
 				t.Errorf("authentik %s changed on adoption:\nbefore %s\nafter  %s", k, before[k], after)
 			}
 			continue
@@ -152,7 +153,7 @@ func TestImportAuthentik(t *testing.T) {
 		}
 	}
 	for k, r := range untouched {
-		if got := authentikAPI.raw(t, r.kind, r.id); string(got) != string(before[k]) {
+		if got := authentikAPI.raw(t, r.kind, r.id); !bytes.Equal(got, before[k]) {
 			t.Errorf("the %s group was touched:\nbefore %s\nafter  %s", k, before[k], got)
 		}
 	}
