@@ -50,6 +50,9 @@ var akKinds = []akKind{
 	{kindSAMLProvider, (*akLister).samlProviders},
 	{kindProxyProvider, (*akLister).proxyProviders},
 	{kindApplication, (*akLister).applications},
+	{kindFlow, (*akLister).flowObjects},
+	{kindStage, (*akLister).stages},
+	{kindFlowStageBinding, (*akLister).bindings},
 }
 
 // AuthentikKinds are the authentik kinds the importer knows, in the order they are listed.
@@ -104,6 +107,10 @@ type akLister struct {
 	// certificate-key pairs by name, property mappings by managed ID or name.
 	flows, certs map[string]string
 	mappings     map[string]akv1.PropertyMappingSelector
+	// flowList is every flow as listed.
+	flowList []api.Flow
+	// stageNames maps every stage's pk to its name, read when stages or bindings are listed.
+	stageNames map[string]string
 }
 
 // akObject fills what every authentik object shares.
@@ -144,6 +151,7 @@ func (l *akLister) references(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	l.flowList = flows
 	l.flows = map[string]string{}
 	for _, f := range flows {
 		l.flows[f.Pk] = f.Slug

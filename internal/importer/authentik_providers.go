@@ -26,7 +26,7 @@ func (l *akLister) providerObject(kind, typ string, pk int32, name string, app a
 	o.Markerless = true
 	l.providerKind[pk] = kind
 	if slug := app.Get(); slug != nil && *slug != "" {
-		o.Marker, o.MarkerFromApplication = l.appMarker[*slug], true
+		o.Related = related(fmt.Sprintf("its application %q", *slug), l.appMarker[*slug])
 	}
 	return o
 }

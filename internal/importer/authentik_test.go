@@ -3,6 +3,7 @@ package importer
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -165,13 +166,15 @@ spec:
 func TestAuthentikImport(t *testing.T) {
 	pc := &xpv2.ProviderConfigReference{Kind: "ClusterProviderConfig", Name: "authentik"}
 	const foreignReason = `carries the provenance marker of another installation, "other" (resource %s): it is that installation's to manage, and no manifest was written for it`
+	const foreignAppReason = `its application "theirs-app" carries the provenance marker of another installation, "other" (resource %s): it may be that installation's to manage, and no manifest was written for it`
 	refused := func(kind, describe, resource string) Skip {
 		return Skip{Kind: kind, Describe: describe, Refused: true, Reason: strings.Replace(foreignReason, "%s", resource, 1)}
 	}
 	foreignApp := refused("Application", `authentik application "Theirs" (slug theirs-app)`, "Application.authentik.identity.m.crossplane.io/ns/x")
 	foreignGroup := refused("Group", `authentik group "theirs" (pk <theirs>)`, "Group.authentik.identity.m.crossplane.io/ns/theirs")
 	// A provider has no marker: the one of the application using it tells it is another's.
-	foreignProxy := refused("ProxyProvider", `authentik proxy provider "foreign-proxy" (ID 3)`, "Application.authentik.identity.m.crossplane.io/ns/x")
+	foreignProxy := Skip{Kind: "ProxyProvider", Describe: `authentik proxy provider "foreign-proxy" (ID 3)`, Refused: true,
+		Reason: strings.Replace(foreignAppReason, "%s", "Application.authentik.identity.m.crossplane.io/ns/x", 1)}
 	managedApp := Skip{Kind: "Application", Describe: `authentik application "Mine" (slug mine-app)`,
 		Reason: "is already managed by this installation (resource Application.authentik.identity.m.crossplane.io/team-x/mine): skipped"}
 	managedGroup := Skip{Kind: "Group", Describe: `authentik group "ours" (pk <ours>)`,
@@ -195,7 +198,7 @@ func TestAuthentikImport(t *testing.T) {
 		"Observe": {
 			target:    Target{Namespace: "team-x", Mode: ModeObserve, ProviderConfigRef: pc, Installation: "mine"},
 			wantFiles: all,
-			wantSkips: []Skip{managedApp, foreignApp, adminsSkip, managedGroup, foreignGroup, foreignProxy, outpost, akadmin},
+			wantSkips: append([]Skip{managedApp, foreignApp, adminsSkip, managedGroup, foreignGroup, foreignProxy, outpost, akadmin}, seededFlowSkips()...),
 			wantText:  map[string]string{"group-juniors.yaml": wantAkGroupJuniors, "application-wiki.yaml": wantAkApplication},
 		},
 		"Adopt": {
@@ -278,7 +281,9 @@ func TestAuthentikImport(t *testing.T) {
 				for i := range p.Skipped {
 					p.Skipped[i].Describe = hide(p.Skipped[i].Describe)
 				}
-				if diff := cmp.Diff(tc.wantSkips, p.Skipped, cmpopts.EquateEmpty()); diff != "" {
+				wantSkips := slices.Clone(tc.wantSkips)
+				slices.SortFunc(wantSkips, func(a, b Skip) int { return strings.Compare(a.Kind+"\x00"+a.Describe, b.Kind+"\x00"+b.Describe) })
+				if diff := cmp.Diff(wantSkips, p.Skipped, cmpopts.EquateEmpty()); diff != "" {
 					t.Errorf("run %d: skipped (-want +got):\n%s", run, diff)
 				}
 			}
@@ -305,9 +310,13 @@ func TestAuthentikImportErrors(t *testing.T) {
 		want   string
 	}{
 		"Domain":       {filter: Filter{Domain: "team"}, want: errAkDomain},
-		"KeystoneKind": {filter: Filter{Kinds: []string{"Project"}}, want: `--kind "Project" is not an authentik kind this command imports (Group, User, OAuth2Provider, SAMLProvider, ProxyProvider, Application)`},
+		"KeystoneKind": {filter: Filter{Kinds: []string{"Project"}}, want: `--kind "Project" is not an authentik kind this command imports (Group, User, OAuth2Provider, SAMLProvider, ProxyProvider, Application, Flow, Stage, FlowStageBinding)`},
 		"ListFails": {fault: &authentikapiserver.Fault{Method: "GET", PathPrefix: "/providers/saml/", Status: 503},
 			want: "cannot list authentik SAML providers"},
+		"StagesFail": {filter: Filter{Kinds: []string{"Stage"}}, fault: &authentikapiserver.Fault{Method: "GET", PathPrefix: "/stages/password/", Status: 500},
+			want: "cannot list authentik password stages"},
+		"BindingsFail": {filter: Filter{Kinds: []string{"FlowStageBinding"}}, fault: &authentikapiserver.Fault{Method: "GET", PathPrefix: "/flows/bindings/", Status: 500},
+			want: "cannot list authentik flow-stage bindings"},
 		"FlowsFail": {fault: &authentikapiserver.Fault{Method: "GET", PathPrefix: "/flows/instances/", Status: 500},
 			want: "cannot list authentik flows"},
 	}

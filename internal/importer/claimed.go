@@ -21,19 +21,25 @@ const errListClaimed = "cannot list the %ss in the cluster, which are the only r
 // markerlessLists are, per kind that keeps no marker in the external system, the lists of its
 // resources of either scope.
 var markerlessLists = map[string][]func() client.ObjectList{
-	kindRoleAssignment: {func() client.ObjectList { return &v1alpha1.RoleAssignmentList{} }, func() client.ObjectList { return &clusterv1alpha1.RoleAssignmentList{} }},
-	kindDomainConfig:   {func() client.ObjectList { return &v1alpha1.DomainConfigList{} }, func() client.ObjectList { return &clusterv1alpha1.DomainConfigList{} }},
-	kindMapping:        {func() client.ObjectList { return &v1alpha1.MappingList{} }, func() client.ObjectList { return &clusterv1alpha1.MappingList{} }},
-	kindProtocol:       {func() client.ObjectList { return &v1alpha1.ProtocolList{} }, func() client.ObjectList { return &clusterv1alpha1.ProtocolList{} }},
-	// authentik providers keep no marker either (ADR 0002).
-	kindOAuth2Provider: {func() client.ObjectList { return &akv1.OAuth2ProviderList{} }, func() client.ObjectList { return &akclusterv1.OAuth2ProviderList{} }},
-	kindSAMLProvider:   {func() client.ObjectList { return &akv1.SAMLProviderList{} }, func() client.ObjectList { return &akclusterv1.SAMLProviderList{} }},
-	kindProxyProvider:  {func() client.ObjectList { return &akv1.ProxyProviderList{} }, func() client.ObjectList { return &akclusterv1.ProxyProviderList{} }},
+	kindRoleAssignment:  {func() client.ObjectList { return &v1alpha1.RoleAssignmentList{} }, func() client.ObjectList { return &clusterv1alpha1.RoleAssignmentList{} }},
+	kindDomainConfig:    {func() client.ObjectList { return &v1alpha1.DomainConfigList{} }, func() client.ObjectList { return &clusterv1alpha1.DomainConfigList{} }},
+	kindMapping:         {func() client.ObjectList { return &v1alpha1.MappingList{} }, func() client.ObjectList { return &clusterv1alpha1.MappingList{} }},
+	kindProtocol:        {func() client.ObjectList { return &v1alpha1.ProtocolList{} }, func() client.ObjectList { return &clusterv1alpha1.ProtocolList{} }},
+	kindGroupMembership: {func() client.ObjectList { return &v1alpha1.GroupMembershipList{} }, func() client.ObjectList { return &clusterv1alpha1.GroupMembershipList{} }},
+	kindImpliedRole:     {func() client.ObjectList { return &v1alpha1.ImpliedRoleList{} }, func() client.ObjectList { return &clusterv1alpha1.ImpliedRoleList{} }},
+	// authentik providers, flows, stages and flow-stage bindings keep no marker either (ADR 0002).
+	kindOAuth2Provider:   {func() client.ObjectList { return &akv1.OAuth2ProviderList{} }, func() client.ObjectList { return &akclusterv1.OAuth2ProviderList{} }},
+	kindSAMLProvider:     {func() client.ObjectList { return &akv1.SAMLProviderList{} }, func() client.ObjectList { return &akclusterv1.SAMLProviderList{} }},
+	kindProxyProvider:    {func() client.ObjectList { return &akv1.ProxyProviderList{} }, func() client.ObjectList { return &akclusterv1.ProxyProviderList{} }},
+	kindFlow:             {func() client.ObjectList { return &akv1.FlowList{} }, func() client.ObjectList { return &akclusterv1.FlowList{} }},
+	kindStage:            {func() client.ObjectList { return &akv1.StageList{} }, func() client.ObjectList { return &akclusterv1.StageList{} }},
+	kindFlowStageBinding: {func() client.ObjectList { return &akv1.FlowStageBindingList{} }, func() client.ObjectList { return &akclusterv1.FlowStageBindingList{} }},
 }
 
 // claimed lists the external names that resources in the cluster manage for the markerless
 // kinds, with the resource (namespace/name, "/name" for a cluster-scoped one): Keystone keeps
-// no marker on an assignment, a mapping, a protocol or a domain configuration, so only its
+// no marker on an assignment, a membership, an implied-role rule, a mapping, a protocol or a
+// domain configuration (nor authentik on a provider, a flow, a stage or a binding), so only its
 // resource says that it is managed. A resource manages its object once it carries the marker
 // annotation (it created or adopted it); one that only observes, such as an earlier import's,
 // claims nothing, so that adopt mode can rewrite it. A kind whose CRD is not installed holds

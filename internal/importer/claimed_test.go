@@ -17,8 +17,9 @@ import (
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 )
 
-// Only resources that created or adopted their markerless object (assignment, mapping, protocol,
-// domain configuration, authentik provider: the marker annotation) claim it; an observe-only one, such as an
+// Only resources that created or adopted their markerless object (assignment, membership,
+// implied-role rule, mapping, protocol, domain configuration, authentik provider, flow, stage,
+// binding: the marker annotation) claim it; an observe-only one, such as an
 // earlier import's, does not, so adopt mode can rewrite it.
 func TestClaimed(t *testing.T) {
 	s := runtime.NewScheme()
@@ -42,6 +43,11 @@ func TestClaimed(t *testing.T) {
 		&akv1.OAuth2Provider{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "wiki", Annotations: ann("7", true)}},
 		&akclusterv1.ProxyProvider{ObjectMeta: metav1.ObjectMeta{Name: "proxy", Annotations: ann("8", true)}},
 		&akv1.SAMLProvider{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "observed", Annotations: ann("9", false)}},
+		&v1alpha1.GroupMembership{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "alice-in-devs", Annotations: ann("gd/ua", true)}},
+		&clusterv1alpha1.ImpliedRole{ObjectMeta: metav1.ObjectMeta{Name: "admin-member", Annotations: ann("ra/rm", true)}},
+		&akv1.Flow{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "login", Annotations: ann("login", true)}},
+		&akv1.Stage{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "observed", Annotations: ann("s1", false)}},
+		&akclusterv1.FlowStageBinding{ObjectMeta: metav1.ObjectMeta{Name: "bind", Annotations: ann("b1", true)}},
 	).Build()
 	got, err := claimed(context.Background(), kube)
 	if err != nil {
@@ -49,7 +55,9 @@ func TestClaimed(t *testing.T) {
 	}
 	want := map[string]map[string]string{kindRoleAssignment: {"k1": "a/managed", "k3": "/legacy"},
 		kindMapping: {"corp": "a/rules"}, kindProtocol: {}, kindDomainConfig: {"d1": "/ldap"},
-		kindOAuth2Provider: {"7": "a/wiki"}, kindProxyProvider: {"8": "/proxy"}, kindSAMLProvider: {}}
+		kindOAuth2Provider: {"7": "a/wiki"}, kindProxyProvider: {"8": "/proxy"}, kindSAMLProvider: {},
+		kindGroupMembership: {"gd/ua": "a/alice-in-devs"}, kindImpliedRole: {"ra/rm": "/admin-member"},
+		kindFlow: {"login": "a/login"}, kindStage: {}, kindFlowStageBinding: {"b1": "/bind"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("claimed (-want +got):\n%s", diff)
 	}

@@ -24,7 +24,7 @@ const (
 
 // KeystoneKinds are the Keystone kinds the importer knows.
 var KeystoneKinds = []string{kindDomain, kindProject, kindRole, kindGroup, kindUser, kindRoleAssignment,
-	kindDomainConfig, kindIdentityProvider, kindMapping, kindProtocol, kindRegisteredLimit, kindLimit, kindRegion, kindService, kindEndpoint}
+	kindGroupMembership, kindImpliedRole, kindDomainConfig, kindIdentityProvider, kindMapping, kindProtocol, kindRegisteredLimit, kindLimit, kindRegion, kindService, kindEndpoint}
 
 // keystoneObject fills what every Keystone object shares.
 func keystoneObject(kind, typ, id, name string, marker keystone.MarkerAttr) *Object {
@@ -43,7 +43,7 @@ func ListKeystone(ctx context.Context, sc keystone.API, f Filter) ([]*Object, er
 	if err := l.domains(ctx); err != nil {
 		return nil, err
 	}
-	steps := []func(context.Context) error{l.projects, l.roles, l.groups, l.users, l.assignments, l.domainConfigs, l.federation, l.limits, l.catalog}
+	steps := []func(context.Context) error{l.projects, l.roles, l.groups, l.users, l.assignments, l.memberships, l.impliedRoles, l.domainConfigs, l.federation, l.limits, l.catalog}
 	for _, step := range steps {
 		if err := step(ctx); err != nil {
 			return nil, err
@@ -64,6 +64,12 @@ type ksLister struct {
 	domainName map[string]string
 	// projectDomain maps every listed project's ID to its domain's.
 	projectDomain map[string]string
+	// rolesInScope are the roles in scope by ID (global ones without --domain), whatever
+	// --name says: implied-role rules are listed by their prior role.
+	rolesInScope map[string]keystone.Role
+	// groupsInScope are the groups in scope, whatever --name says: memberships are listed by
+	// group.
+	groupsInScope []keystone.Group
 }
 
 func (l *ksLister) domains(ctx context.Context) error {
@@ -134,7 +140,7 @@ func (l *ksLister) projects(ctx context.Context) error {
 }
 
 func (l *ksLister) roles(ctx context.Context) error {
-	if !l.f.kind(kindRole) {
+	if !l.f.kind(kindRole) && !l.f.kind(kindImpliedRole) {
 		return nil
 	}
 	var rs []keystone.Role
@@ -153,8 +159,10 @@ func (l *ksLister) roles(ctx context.Context) error {
 		}
 		rs = append(rs, own...)
 	}
+	l.rolesInScope = map[string]keystone.Role{}
 	for _, ro := range rs {
-		if !l.f.name(ro.Name) {
+		l.rolesInScope[ro.ID] = ro
+		if !l.f.kind(kindRole) || !l.f.name(ro.Name) {
 			continue
 		}
 		o := keystoneObject(kindRole, "role", ro.ID, ro.Name, ro.Marker)
@@ -169,15 +177,16 @@ func (l *ksLister) roles(ctx context.Context) error {
 }
 
 func (l *ksLister) groups(ctx context.Context) error {
-	if !l.f.kind(kindGroup) {
+	if !l.f.kind(kindGroup) && !l.f.kind(kindGroupMembership) {
 		return nil
 	}
 	gs, err := inDomains(ctx, l, keystone.Groups)
 	if err != nil {
 		return err
 	}
+	l.groupsInScope = gs
 	for _, g := range gs {
-		if !l.f.name(g.Name) {
+		if !l.f.kind(kindGroup) || !l.f.name(g.Name) {
 			continue
 		}
 		o := keystoneObject(kindGroup, "group", g.ID, g.Name, g.Marker)

@@ -3,6 +3,7 @@ package importer
 import (
 	"context"
 	"net/url"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -42,6 +43,13 @@ func team() map[string]keystonetest.Answer {
 		"GET users" + q: {Body: `{"users": [{"id": "ua", "name": "alice@example.com", "domain_id": "dt", "enabled": true,
 			"email": "alice@example.com", "default_project_id": "pw", "options": {"ignore_password_expiry": true, "multi_factor_auth_rules": [["password", "totp"]]},
 			"password_expires_at": null}]}`},
+		"GET groups/gd/users": {Body: `{"users": [{"id": "ua", "name": "alice@example.com", "domain_id": "dt", "enabled": true},
+			{"id": "um", "name": "mallory", "domain_id": "default", "enabled": true,
+			 "crossplane_provenance": "` + marker("other", "User.keystone.identity.m.crossplane.io/ns/mallory") + `"}]}`},
+		"GET groups/gm/users": {Body: `{"users": [{"id": "ua", "name": "alice@example.com", "domain_id": "dt", "enabled": true}]}`},
+		"GET role_inferences": {Body: `{"role_inferences": [
+			{"prior_role": {"id": "rt", "name": "team-admin"}, "implies": [{"id": "rm", "name": "member"}]},
+			{"prior_role": {"id": "radmin", "name": "admin"}, "implies": [{"id": "rm", "name": "member"}]}]}`},
 		"GET role_assignments?include_names=true": {Body: `{"role_assignments": [
 			{"role": {"id": "rm", "name": "member"}, "user": {"id": "ua", "name": "alice@example.com"}, "scope": {"project": {"id": "pw", "name": "web"}}},
 			{"role": {"id": "rt", "name": "team-admin"}, "group": {"id": "gd", "name": "devs"}, "scope": {"domain": {"id": "dt", "name": "team"}, "OS-INHERIT:inherited_to": "projects"}},
@@ -161,6 +169,51 @@ spec:
 `
 )
 
+const (
+	// Under --domain the global role member is not listed: the rule names it by ID.
+	wantImpliedRoleObserve = `# Written by kubectl identity import from Keystone implied-role rule: role "team-admin" (ID rt) implies role "member" (ID rm).
+apiVersion: keystone.identity.m.crossplane.io/v1alpha1
+kind: ImpliedRole
+metadata:
+  annotations:
+    crossplane.io/external-name: rt/rm
+  name: team-admin-implies-member
+  namespace: team-x
+spec:
+  forProvider:
+    impliedRoleId: rm
+    priorRoleRef:
+      name: team-admin
+  managementPolicies:
+  - Observe
+  providerConfigRef:
+    kind: ClusterProviderConfig
+    name: keystone
+`
+	// The group is this installation's, which proves nothing about the membership: it is
+	// imported, and the group referenced by the resource that manages it.
+	wantMembershipObserve = `# Written by kubectl identity import from Keystone group membership of user "alice@example.com" (ID ua) in group "ours" (ID gm).
+apiVersion: keystone.identity.m.crossplane.io/v1alpha1
+kind: GroupMembership
+metadata:
+  annotations:
+    crossplane.io/external-name: gm/ua
+  name: ours-alice-example-com-2cd5e95c
+  namespace: team-x
+spec:
+  forProvider:
+    groupRef:
+      name: ours-already
+    userRef:
+      name: alice-example-com-844bc172
+  managementPolicies:
+  - Observe
+  providerConfigRef:
+    kind: ClusterProviderConfig
+    name: keystone
+`
+)
+
 func TestKeystoneImport(t *testing.T) {
 	pc := &xpv2.ProviderConfigReference{Kind: "ClusterProviderConfig", Name: "keystone"}
 	foreign := Skip{Kind: "Project", Describe: `Keystone project "theirs" (ID pf)`, Refused: true,
@@ -173,10 +226,16 @@ func TestKeystoneImport(t *testing.T) {
 		Reason: "is already managed by RoleAssignment team-x/devs-admin in the cluster: skipped"}
 	foreignLimit := Skip{Kind: "Limit", Describe: `Keystone limit "cores" (ID lw)`, Refused: true,
 		Reason: `carries the provenance marker of another installation, "other" (resource Limit.keystone.identity.m.crossplane.io/ns/x): it is that installation's to manage, and no manifest was written for it`}
-	allFiles := []string{"domain-team.yaml", "domainconfig-team.yaml", "group-devs.yaml", "identityprovider-corp.yaml",
+	allFiles := make([]string, 0, 17)
+	allFiles = append(allFiles, "domain-team.yaml", "domainconfig-team.yaml", "group-devs.yaml", "identityprovider-corp.yaml",
 		"limit-cores.yaml", "mapping-corp-map.yaml", "project-api.yaml", "project-web.yaml", "protocol-corp-openid.yaml",
 		"role-team-admin.yaml", "roleassignment-alice-example-com-member-web-e632569f.yaml", "roleassignment-devs-team-admin-team-inherited.yaml",
-		"roleassignment-ours-member-api.yaml", "user-alice-example-com-844bc172.yaml"}
+		"roleassignment-ours-member-api.yaml", "user-alice-example-com-844bc172.yaml", "groupmembership-devs-alice-example-com-"+suffix("gd/ua")+".yaml", "groupmembership-ours-alice-example-com-"+suffix("gm/ua")+".yaml",
+		"impliedrole-team-admin-implies-member.yaml")
+	slices.Sort(allFiles)
+	// A membership has no marker; its user's tells it may be another installation's.
+	foreignMember := Skip{Kind: "GroupMembership", Describe: `Keystone group membership of user "mallory" (ID um) in group "devs" (ID gd)`, Refused: true,
+		Reason: `its user "mallory" (ID um) carries the provenance marker of another installation, "other" (resource User.keystone.identity.m.crossplane.io/ns/mallory): it may be that installation's to manage, and no manifest was written for it`}
 	cases := map[string]struct {
 		filter    Filter
 		target    Target
@@ -187,13 +246,14 @@ func TestKeystoneImport(t *testing.T) {
 	}{
 		"Observe": {
 			filter: Filter{Domain: "team"}, target: Target{Namespace: "team-x", Mode: ModeObserve, ProviderConfigRef: pc, Installation: "mine"},
-			wantFiles: allFiles, wantSkips: []Skip{managed, foreignIdP, foreignLimit, foreign},
+			wantFiles: allFiles, wantSkips: []Skip{managed, foreignMember, foreignIdP, foreignLimit, foreign},
 			wantText: map[string]string{"project-api.yaml": wantProjectAPIObserve, "roleassignment-ours-member-api.yaml": wantAssignmentObserve,
-				"limit-cores.yaml": wantDomainLimitObserve},
+				"limit-cores.yaml": wantDomainLimitObserve, "impliedrole-team-admin-implies-member.yaml": wantImpliedRoleObserve,
+				"groupmembership-ours-alice-example-com-" + suffix("gm/ua") + ".yaml": wantMembershipObserve},
 		},
 		"AdoptAll": {
 			filter: Filter{Domain: "team"}, target: Target{Namespace: "team-x", Mode: ModeAdopt, ProviderConfigRef: pc, Installation: "mine"},
-			wantFiles: allFiles, wantSkips: []Skip{managed, foreignIdP, foreignLimit, foreign},
+			wantFiles: allFiles, wantSkips: []Skip{managed, foreignMember, foreignIdP, foreignLimit, foreign},
 			wantText: map[string]string{"user-alice-example-com-844bc172.yaml": wantUserAdopt},
 		},
 		"AdoptOnlyReviewed": {
@@ -219,6 +279,14 @@ func TestKeystoneImport(t *testing.T) {
 			wantFiles: []string{"group-devs.yaml"},
 			wantSkips: []Skip{{Kind: "Group", Describe: `Keystone group "ours" (ID gm)`, Refused: true,
 				Reason: `carries a provenance marker of installation "mine" (resource Group.keystone.identity.m.crossplane.io/team-x/ours-already), and this run does not know its own installation ID: connect through a ProviderConfig, or pass --installation-id, to tell whether it is this installation's`}},
+		},
+		"ClaimedFacts": {
+			filter: Filter{Domain: "team", Kinds: []string{"GroupMembership", "ImpliedRole"}, Name: "devs-*"},
+			target: Target{Namespace: "team-x", Mode: ModeAdopt, Installation: "mine",
+				Claimed: map[string]map[string]string{"GroupMembership": {"gd/ua": "/alice-in-devs"}}},
+			wantFiles: []string{},
+			wantSkips: []Skip{{Kind: "GroupMembership", Describe: `Keystone group membership of user "alice@example.com" (ID ua) in group "devs" (ID gd)`,
+				Reason: "is already managed by GroupMembership /alice-in-devs in the cluster: skipped"}, foreignMember},
 		},
 		"NamePattern": {
 			filter:    Filter{Domain: "team", Kinds: []string{"project"}, Name: "w*"},

@@ -26,10 +26,11 @@ type Object struct {
 	// Markerless kinds keep no marker in the external system (role assignments): only a
 	// resource in the cluster can say that one is managed.
 	Markerless bool
-	// MarkerFromApplication says that Marker is the marker of the application that uses the
-	// object (an authentik provider, which has none of its own, ADR 0002): it proves only
-	// that another installation's application uses it; this installation's proves nothing.
-	MarkerFromApplication bool
+	// Related are the markers of the objects a markerless object serves or joins (the
+	// application that uses an authentik provider, ADR 0002; a membership's group and user;
+	// an implied-role rule's roles). Another installation's proves that installation may
+	// manage the object, which is then refused; this installation's proves nothing.
+	Related []RelatedMarker
 	// Unsupported, when set, says why no resource can stand for the object (a system-scoped
 	// assignment, a user mapped from a directory): it is reported, never written.
 	Unsupported string
@@ -40,6 +41,21 @@ type Object struct {
 
 	// ResourceName is the generated resource's name (assignNames).
 	ResourceName string
+}
+
+// A RelatedMarker is the marker of an object another object serves or joins.
+type RelatedMarker struct {
+	// Of names the object that carries it for a person, e.g. `its application "wiki"`.
+	Of     string
+	Marker provenance.Marker
+}
+
+// related returns the related marker of the object named of, when it has one.
+func related(of string, m *provenance.Marker) []RelatedMarker {
+	if m == nil {
+		return nil
+	}
+	return []RelatedMarker{{Of: of, Marker: *m}}
 }
 
 // Refs resolve a reference to another object, by kind and ID, to the resource that stands

@@ -15,6 +15,8 @@ const (
 	reasonForeign        = "carries the provenance marker of another installation, %q (resource %s): it is that installation's to manage, and no manifest was written for it"
 	reasonManaged        = "is already managed by this installation (resource %s): skipped"
 	reasonClaimed        = "is already managed by %s in the cluster: skipped"
+	reasonRelatedNoInst  = "%s carries a provenance marker of installation %q (resource %s), and this run does not know its own installation ID: connect through a ProviderConfig, or pass --installation-id, to tell whether it is this installation's"
+	reasonRelatedForeign = "%s carries the provenance marker of another installation, %q (resource %s): it may be that installation's to manage, and no manifest was written for it"
 	reasonNotReviewed    = "has no manifest in the directory, so it was not reviewed: not adopted (run with --mode observe to add it, review it, then adopt)"
 
 	errDuplicateFile = "two objects would be written to %s (%s and %s): please report this"
@@ -134,15 +136,21 @@ func judge(o *Object, t Target) (*Skip, string) {
 	if o.Unsupported != "" {
 		return skip(false, "%s", o.Unsupported), ""
 	}
-	if m := o.Marker; m != nil && (!o.MarkerFromApplication || m.Installation != t.Installation) {
+	if m := o.Marker; m != nil {
 		switch {
 		case t.Installation == "":
 			return skip(true, reasonNoInstallation, m.Installation, m.Resource), ""
 		case m.Installation != t.Installation:
 			return skip(true, reasonForeign, m.Installation, m.Resource), ""
 		}
-		if !o.MarkerFromApplication {
-			return skip(false, reasonManaged, m.Resource), sameNamespace(o, m, t.Namespace)
+		return skip(false, reasonManaged, m.Resource), sameNamespace(o, m, t.Namespace)
+	}
+	for _, r := range o.Related {
+		switch {
+		case t.Installation == "":
+			return skip(true, reasonRelatedNoInst, r.Of, r.Marker.Installation, r.Marker.Resource), ""
+		case r.Marker.Installation != t.Installation:
+			return skip(true, reasonRelatedForeign, r.Of, r.Marker.Installation, r.Marker.Resource), ""
 		}
 	}
 	if r, ok := t.Claimed[o.Kind][o.ID]; ok {

@@ -23,12 +23,13 @@ import (
 )
 
 // A hand-made authentik tree (a group and its child group, a user in the first, an OAuth2
-// provider with its application, a SAML provider and a proxy provider with its application)
+// provider with its application, a SAML provider and a proxy provider with its application, a
+// flow with an identification and a password stage bound into it)
 // is imported in observe mode through a ClusterProviderConfig: every resource becomes Ready
 // and Observed and every object stays byte-identical; a second run writes nothing; --mode
 // adopt on the same directory then makes every resource Adopted: groups, users and
-// applications gain the marker and nothing else, providers (markerless, ADR 0002) do not
-// change at all. A group carrying another installation's marker is refused and one this
+// applications gain the marker and nothing else, providers, flows, stages and bindings
+// (markerless, ADR 0002) do not change at all. A group carrying another installation's marker is refused and one this
 // installation already manages is skipped; neither is written nor touched.
 func TestImportAuthentik(t *testing.T) {
 	t.Parallel()
@@ -62,6 +63,16 @@ func TestImportAuthentik(t *testing.T) {
 	proxy := seed("proxy", "providers/proxy", "pk", map[string]any{"name": "e2e-imp-proxy", "external_host": "https://app.example.com", "mode": "forward_single"})
 	seed("wiki", "core/applications", "slug", map[string]any{"name": "E2E Wiki", "slug": "e2e-imp-wiki", "provider": json.Number(wiki), "meta_description": "hand-made"})
 	seed("proxied", "core/applications", "slug", map[string]any{"name": "E2E Proxied", "slug": "e2e-imp-proxied", "provider": json.Number(proxy)})
+	login := seed("login", "flows/instances", "slug", map[string]any{"slug": "e2e-imp-login", "name": "E2E login", "title": "Welcome", "designation": "authentication"})
+	password := seed("password", "stages/password", "pk", map[string]any{"name": "e2e-imp-password", "backends": []any{"authentik.core.auth.InbuiltBackend"}})
+	identification := seed("identification", "stages/identification", "pk", map[string]any{"name": "e2e-imp-id",
+		"user_fields": []any{"username", "email"}, "password_stage": password})
+	var flow map[string]any
+	if err := json.Unmarshal(authentikAPI.raw(t, "flows/instances", login), &flow); err != nil {
+		t.Fatal(err)
+	}
+	seed("bind-id", "flows/bindings", "pk", map[string]any{"target": flow["pk"], "stage": identification, "order": json.Number("10")})
+	seed("bind-password", "flows/bindings", "pk", map[string]any{"target": flow["pk"], "stage": password, "order": json.Number("20")})
 
 	foreignMarker := provenance.Marker{Installation: "someone-else", Resource: "Group.authentik.identity.m.crossplane.io/x/y", Origin: provenance.OriginCreated}.Encode()
 	foreign := authentikAPI.seed(t, "core/groups", map[string]any{"name": "e2e-imp-foreign", "attributes": map[string]any{authentik.MarkerAttribute: foreignMarker}})
@@ -88,7 +99,8 @@ func TestImportAuthentik(t *testing.T) {
 	if err != nil {
 		t.Fatalf("observe import: %v", err)
 	}
-	wantCounts := map[string]int{"Group": 2, "User": 1, "OAuth2Provider": 1, "SAMLProvider": 1, "ProxyProvider": 1, "Application": 2}
+	wantCounts := map[string]int{"Group": 2, "User": 1, "OAuth2Provider": 1, "SAMLProvider": 1, "ProxyProvider": 1, "Application": 2,
+		"Flow": 1, "Stage": 2, "FlowStageBinding": 2}
 	if diff := cmp.Diff(wantCounts, s.Counts()); diff != "" {
 		t.Fatalf("manifests per kind (-want +got):\n%s", diff)
 	}
@@ -118,7 +130,7 @@ func TestImportAuthentik(t *testing.T) {
 	for k, r := range objects {
 		after := authentikAPI.raw(t, r.kind, r.id)
 		m, rest := akWithoutMarker(t, r.kind, after)
-		if r.kind[:9] == "providers" {
+		if !strings.HasPrefix(r.kind, "core/") {
 			// No marker in authentik: the resource's annotation is the record.
 			if !bytes.Equal(after, before[k]) {
 				t.Errorf("authentik %s changed on adoption:\nbefore %s\nafter  %s", k, before[k], after)
@@ -133,7 +145,7 @@ func TestImportAuthentik(t *testing.T) {
 		}
 	}
 	for _, o := range objs {
-		if strings.HasSuffix(o.GetKind(), "Provider") {
+		if strings.HasSuffix(o.GetKind(), "Provider") || strings.HasPrefix(o.GetKind(), "Flow") || o.GetKind() == "Stage" {
 			cur := o.DeepCopy()
 			if err := kube.Get(ctx, client.ObjectKeyFromObject(o), cur); err != nil || cur.GetAnnotations()[adoption.AnnotationMarker] == "" {
 				t.Errorf("%s %s carries no marker annotation after adoption (%v)", o.GetKind(), o.GetName(), err)

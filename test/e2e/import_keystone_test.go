@@ -22,15 +22,19 @@ import (
 	"sigs.k8s.io/yaml"
 
 	nsidentityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	ks "github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
 	"github.com/crossplane-contrib/provider-identity/internal/importer"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
-// A hand-made Keystone tree (a domain with a project and a child project, a domain role, a
-// group, a user and two assignments) is imported in observe mode through a
+// A hand-made Keystone tree (a domain with a project and a child project, two domain roles, one
+// implying the other, a group, a user in it and two assignments) is imported in observe mode through a
 // ClusterProviderConfig: every resource becomes Ready and Observed and Keystone stays
 // byte-identical; a second run writes nothing; --mode adopt on the same directory then makes
-// every resource Adopted, and each Keystone object gains the marker and nothing else. A project
+// every resource Adopted, and each Keystone object gains the marker and nothing else; the facts
+// (membership, implied-role rule), which keep no marker, are still there, and their resources
+// carry the marker annotation instead. A project
 // carrying another installation's marker is refused and one group this installation already
 // manages is skipped; neither is written nor touched.
 func TestImportKeystone(t *testing.T) {
@@ -48,11 +52,27 @@ func TestImportKeystone(t *testing.T) {
 	pa := keystone.post(t, "projects", "project", map[string]any{"name": "api", "domain_id": dt, "parent_id": pw, "description": "the API"})
 	rr := keystone.post(t, "roles", "role", map[string]any{"name": "e2e-import-reader", "domain_id": dt})
 	t.Cleanup(func() { keystone.del(t, "roles", rr) })
+	rv := keystone.post(t, "roles", "role", map[string]any{"name": "e2e-import-viewer", "domain_id": dt})
+	t.Cleanup(func() { keystone.del(t, "roles", rv) })
 	gd := keystone.post(t, "groups", "group", map[string]any{"name": "devs", "domain_id": dt})
 	ua := keystone.post(t, "users", "user", map[string]any{"name": "Alice", "domain_id": dt, "email": "alice@example.com", "default_project_id": pw})
 	for _, path := range [][]string{{"projects", pw, "users", ua, "roles", rr}, {"domains", dt, "groups", gd, "roles", rr}} {
 		if _, err := keystone.sc.Put(ctx, keystone.sc.ServiceURL(path...), nil, nil, &gophercloud.RequestOpts{OkCodes: []int{204}}); err != nil {
 			t.Fatalf("cannot assign %v by hand: %v", path, err)
+		}
+	}
+	facts := map[string]string{"membership": ks.MembershipURL(keystone.sc, gd, ua), "implied role": ks.ImpliedRoleURL(keystone.sc, rr, rv)}
+	for k, u := range facts {
+		if err := ks.PutFact(ctx, keystone.sc, u); err != nil {
+			t.Fatalf("cannot make the %s by hand: %v", k, err)
+		}
+	}
+	factsExist := func(when string) {
+		t.Helper()
+		for k, u := range facts {
+			if err := ks.CheckFact(ctx, keystone.sc, u); err != nil {
+				t.Errorf("the hand-made %s is gone %s: %v", k, when, err)
+			}
 		}
 	}
 	foreignMarker := provenance.Marker{Installation: "someone-else", Resource: "Project.keystone.identity.m.crossplane.io/x/y", Origin: provenance.OriginCreated}.Encode()
@@ -61,7 +81,8 @@ func TestImportKeystone(t *testing.T) {
 	gm := keystone.post(t, "groups", "group", map[string]any{"name": "managed", "domain_id": dt, "crossplane_provenance": ourMarker})
 
 	objects := map[string][]string{"domain": {"domains", dt}, "project": {"projects", pw}, "child-project": {"projects", pa},
-		"role": {"roles", rr}, "group": {"groups", gd}, "user": {"users", ua}}
+		"role": {"roles", rr}, "implied-role": {"roles", rv}, "group": {"groups", gd}, "user": {"users", ua},
+		"members": {"groups", gd, "users"}, "rule": {"roles", rr, "implies", rv}}
 	before := map[string]json.RawMessage{}
 	for k, p := range objects {
 		before[k] = keystone.raw(t, p...)
@@ -77,7 +98,7 @@ func TestImportKeystone(t *testing.T) {
 	if err != nil {
 		t.Fatalf("observe import: %v", err)
 	}
-	wantCounts := map[string]int{"Domain": 1, "Project": 2, "Role": 1, "Group": 1, "User": 1, "RoleAssignment": 2}
+	wantCounts := map[string]int{"Domain": 1, "Project": 2, "Role": 2, "Group": 1, "User": 1, "RoleAssignment": 2, "GroupMembership": 1, "ImpliedRole": 1}
 	if diff := cmp.Diff(wantCounts, s.Counts()); diff != "" {
 		t.Fatalf("manifests per kind (-want +got):\n%s", diff)
 	}
@@ -104,7 +125,20 @@ func TestImportKeystone(t *testing.T) {
 	checkSkips(t, s, pf, gm)
 	applyDir(t, dir)
 	waitProvenance(t, objs, "Adopted")
+	factsExist("after adoption")
+	for _, o := range objs {
+		if o.GetKind() != "GroupMembership" && o.GetKind() != "ImpliedRole" {
+			continue
+		}
+		cur := o.DeepCopy()
+		if err := kube.Get(ctx, client.ObjectKeyFromObject(o), cur); err != nil || cur.GetAnnotations()[adoption.AnnotationMarker] == "" {
+			t.Errorf("%s %s carries no marker annotation after adoption (%v)", o.GetKind(), o.GetName(), err)
+		}
+	}
 	for k, p := range objects {
+		if k == "members" || k == "rule" {
+			continue // they show the user's and roles' new markers; factsExist checked them
+		}
 		after := keystone.raw(t, p...)
 		m, rest := withoutMarker(t, after)
 		if mk, err := provenance.Parse(m); err != nil || mk.Installation != installationID || mk.Origin != provenance.OriginAdopted {

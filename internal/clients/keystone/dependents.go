@@ -398,25 +398,22 @@ type inference struct {
 // ImpliedRoleRules lists the implied-role rules a role takes part in, as the prior role or as
 // the implied one: Keystone deletes both kinds with the role.
 func ImpliedRoleRules(ctx context.Context, sc API, roleID string) ([]adoption.Dependent, error) {
-	var out struct {
-		Inferences []inference `json:"role_inferences"`
-	}
-	if _, err := sc.Get(ctx, sc.ServiceURL("role_inferences"), &out, nil); err != nil {
+	rules, err := RoleInferences(ctx, sc)
+	if err != nil {
 		return nil, errors.Wrap(err, "cannot list Keystone's implied-role rules")
 	}
 	var ds []adoption.Dependent
-	for _, inf := range out.Inferences {
-		for _, imp := range inf.Implies {
-			if inf.PriorRole.ID != roleID && imp.ID != roleID {
-				continue
-			}
-			// The key is the external name of the ImpliedRole that manages the rule.
-			key := ImpliedRoleKey(inf.PriorRole.ID, imp.ID)
-			ds = append(ds, adoption.Dependent{
-				Description: adoption.Description{ID: key, Type: typeInference, Key: nameOr(inf.PriorRole) + " implies " + nameOr(imp), Markerless: true},
-				Kind:        v1alpha1.ImpliedRoleGroupKind.String(), ExternalName: key,
-			})
+	for _, r := range rules {
+		if r.PriorID != roleID && r.ImpliedID != roleID {
+			continue
 		}
+		// The key is the external name of the ImpliedRole that manages the rule.
+		key := ImpliedRoleKey(r.PriorID, r.ImpliedID)
+		ds = append(ds, adoption.Dependent{
+			Description: adoption.Description{ID: key, Type: typeInference,
+				Key: nameOr(ref{ID: r.PriorID, Name: r.PriorName}) + " implies " + nameOr(ref{ID: r.ImpliedID, Name: r.ImpliedName}), Markerless: true},
+			Kind: v1alpha1.ImpliedRoleGroupKind.String(), ExternalName: key,
+		})
 	}
 	return ds, nil
 }

@@ -58,7 +58,7 @@ func DeleteFact(ctx context.Context, sc API, u string) error {
 // MemberIDs lists the IDs of a group's users. A list cut short is an error (IsTruncated): a
 // read must not take a missing row for a missing membership.
 func MemberIDs(ctx context.Context, sc API, groupID string) ([]string, error) {
-	us, err := Collection[namedObject]{Path: "groups/" + url.PathEscape(groupID) + "/users", Plural: "users"}.List(ctx, sc, nil)
+	us, err := GroupUsers(ctx, sc, groupID)
 	if err != nil {
 		return nil, err
 	}
@@ -67,4 +67,34 @@ func MemberIDs(ctx context.Context, sc API, groupID string) ([]string, error) {
 		ids = append(ids, u.ID)
 	}
 	return ids, nil
+}
+
+// GroupUsers lists a group's users, GET /v3/groups/{id}/users, with their attributes (and so
+// their markers). A list cut short is an error (IsTruncated).
+func GroupUsers(ctx context.Context, sc API, groupID string) ([]User, error) {
+	return Collection[User]{Path: "groups/" + url.PathEscape(groupID) + "/users", Plural: "users"}.List(ctx, sc, nil)
+}
+
+// A RoleInference is one implied-role rule as GET /v3/role_inferences lists it: the prior
+// role and the implied one, each by ID and name.
+type RoleInference struct {
+	PriorID, PriorName     string
+	ImpliedID, ImpliedName string
+}
+
+// RoleInferences lists every implied-role rule of the cloud, one entry per pair.
+func RoleInferences(ctx context.Context, sc API) ([]RoleInference, error) {
+	var out struct {
+		Inferences []inference `json:"role_inferences"`
+	}
+	if _, err := sc.Get(ctx, sc.ServiceURL("role_inferences"), &out, nil); err != nil {
+		return nil, err
+	}
+	var rs []RoleInference
+	for _, inf := range out.Inferences {
+		for _, imp := range inf.Implies {
+			rs = append(rs, RoleInference{PriorID: inf.PriorRole.ID, PriorName: inf.PriorRole.Name, ImpliedID: imp.ID, ImpliedName: imp.Name})
+		}
+	}
+	return rs, nil
 }
