@@ -156,7 +156,7 @@ type ReputationPolicy struct {
 
 // EventMatcherPolicy is the settings of an event matcher policy. A criterion left unset is
 // left as authentik has it; the empty string clears it (matches everything).
-// +kubebuilder:validation:XValidation:rule="[has(self.action) && self.action != ”, has(self.clientIp) && self.clientIp != ”, has(self.app) && self.app != ”, has(self.model) && self.model != ”].exists(x, x)",message="an event matcher policy needs at least one criterion: set action, clientIp, app or model"
+// +kubebuilder:validation:XValidation:rule="[has(self.action) && size(self.action) > 0, has(self.clientIp) && size(self.clientIp) > 0, has(self.app) && size(self.app) > 0, has(self.model) && size(self.model) > 0].exists(x, x)",message="an event matcher policy needs at least one criterion: set action, clientIp, app or model"
 type EventMatcherPolicy struct {
 	// Action is the event action matched, e.g. login, login_failed, model_created,
 	// policy_exception (authentik's EventActions).
