@@ -17,6 +17,8 @@ import (
 	authentikoauth2provider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/oauth2provider"
 	authentikproxyprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/proxyprovider"
 	authentiksamlprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/samlprovider"
+	authentikpolicy "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/policy"
+	authentikpolicybinding "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/policybinding"
 	authentikstage "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/stage"
 	authentikuser "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/user"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/config"
@@ -58,6 +60,8 @@ var setups = []struct {
 	{authentikflow.Setup, authentikflow.SetupGated},
 	{authentikstage.Setup, authentikstage.SetupGated},
 	{authentikflowstagebinding.Setup, authentikflowstagebinding.SetupGated},
+	{authentikpolicy.Setup, authentikpolicy.SetupGated},
+	{authentikpolicybinding.Setup, authentikpolicybinding.SetupGated},
 	{project.Setup, project.SetupGated},
 	{role.Setup, role.SetupGated},
 	{group.Setup, group.SetupGated},
