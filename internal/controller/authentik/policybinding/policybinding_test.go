@@ -209,3 +209,24 @@ func TestBindingUpdateFails(t *testing.T) {
 		t.Errorf("want an error naming the binding, got %v", err)
 	}
 }
+
+// authentik shows the target of a flow's bindings as the flow's own pk, which differs from the
+// policy binding model's UUID the binding was made with: either is the same target.
+func TestBindingTargetShownAsOwnPK(t *testing.T) {
+	e := &external{
+		want:   map[string]any{"target": "pbm-uuid", "policy": nil, "group": "g", "user": nil, "order": float64(0)},
+		target: target{pbm: "pbm-uuid", pk: "flow-pk"},
+	}
+	b := api.PolicyBinding{Pk: "b", Target: "flow-pk", Order: 0}
+	b.SetGroup("g")
+	b.SetPolicyNil()
+	b.SetUserNil()
+	c, err := e.compare(b)
+	if err != nil || !c.UpToDate() {
+		t.Errorf("target shown as the flow's pk: want up to date, got %+v, %v", c, err)
+	}
+	b.Target = "another"
+	if c, err := e.compare(b); err != nil || c.UpToDate() {
+		t.Errorf("another target: want a difference, got %+v, %v", c, err)
+	}
+}
