@@ -7,9 +7,10 @@ package authentikapiserver
 const pbmGroup = "pbm"
 
 // policyBindingKind is /policies/bindings/. A binding names exactly one of a
-// policy, a group or a user. No policies are modelled, so bindings made here
-// name a group or a user. Deleting the target, the group or the user deletes
-// the binding (on_delete=CASCADE), as authentik does.
+// policy, a group or a user. Deleting the target, the policy, the group or the
+// user deletes the binding (on_delete=CASCADE), as authentik does. (policy,
+// target, order) is unique together; DRF skips that check when policy is null,
+// so group and user bindings may share a target and an order.
 func policyBindingKind() *kind {
 	k := &kind{
 		path: "policies/bindings", op: "policies_bindings", model: "PolicyBinding",
@@ -25,8 +26,8 @@ func policyBindingKind() *kind {
 			{name: "timeout", def: func(*state) any { return int64(30) }},
 			{name: "failure_result", def: defBool(false)},
 		},
-		// PolicyBindingViewSet: ordering ["order", "pk"], search_fields ["policy__name"].
-		ordering: "order,pk",
+		// PolicyBindingViewSet: ordering ["target", "order"], search_fields ["policy__name"].
+		ordering: "target,order",
 		search:   []string{"policy_obj__name"},
 		filters: map[string]filter{
 			"enabled":        boolFilter("enabled"),
@@ -43,6 +44,11 @@ func policyBindingKind() *kind {
 		out := withFields(map[string]any{}, d, "pk", "policy", "group", "user", "target", "negate", "enabled",
 			"order", "timeout", "failure_result")
 		out["policy_obj"] = nil
+		if p := d["policy"]; p != nil {
+			if t, r := rc.st.find(policyGroup, p); r != nil {
+				out["policy_obj"] = t.k.render(rc, r.data)
+			}
+		}
 		out["group_obj"], out["user_obj"] = nil, nil
 		if g := d["group"]; g != nil {
 			if _, r := rc.st.find("group", g); r != nil {
@@ -60,12 +66,20 @@ func policyBindingKind() *kind {
 	return k
 }
 
-// validateBinding is PolicyBindingSerializer.validate: exactly one of policy,
-// group and user.
+// validateBinding is PolicyBindingSerializer.validate, which reads only the
+// fields the request carries: the target (a PATCH without it fails in
+// authentik, which calls a method on the missing target; here it is a 400) and
+// exactly one of policy, group and user set in the request. Then the
+// unique_together (policy, target, order) rule with DRF's
+// UniqueTogetherValidator message, skipped when policy is null.
 func validateBinding(wc *writeCtx, errs fieldErrors) {
+	if wc.body["target"] == nil {
+		errs.add("target", "This field is required.")
+		return
+	}
 	n := 0
 	for _, f := range []string{"policy", "group", "user"} {
-		if wc.data[f] != nil {
+		if wc.body[f] != nil {
 			n++
 		}
 	}
@@ -74,6 +88,20 @@ func validateBinding(wc *writeCtx, errs fieldErrors) {
 		errs.add("non_field_errors", "One of 'policy', 'group' or 'user' must be set.")
 	case n > 1:
 		errs.add("non_field_errors", "Only one of 'policy', 'group' or 'user' can be set.")
+	}
+	if len(errs) > 0 || wc.data["policy"] == nil {
+		return
+	}
+	self := keyOf(wc.data["pk"])
+	for _, r := range wc.st.tables[wc.k.path].rows {
+		if wc.old != nil && keyOf(r.data["pk"]) == self {
+			continue
+		}
+		if keyOf(r.data["policy"]) == keyOf(wc.data["policy"]) && keyOf(r.data["target"]) == keyOf(wc.data["target"]) &&
+			keyOf(r.data["order"]) == keyOf(wc.data["order"]) {
+			errs.add("non_field_errors", "The fields policy, target, order must make a unique set.")
+			return
+		}
 	}
 }
 

@@ -15,7 +15,8 @@
 // fields (OAuth2 client_id/secret, SAML URLs, assigned application names),
 // default flows, certificate and managed property mappings, and what a delete
 // takes along (Django's on_delete: an application's bindings, entitlements and
-// backchannel providers, a user's tokens; a provider unset on its application,
+// backchannel providers, a user's tokens, a policy's, group's, user's, flow's
+// or flow-stage binding's policy bindings, a flow's or stage's stage bindings; a provider unset on its application,
 // a group dropped from its children and members). Test hooks (Go
 // methods and /_test/ HTTP paths) count requests, inject faults, seed objects
 // and read them back byte for byte.

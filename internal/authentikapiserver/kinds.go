@@ -6,6 +6,7 @@ func allKinds() []*kind {
 	kinds := []*kind{applicationKind()}
 	kinds = append(kinds, providerKinds()...)
 	kinds = append(kinds, stageKinds()...)
+	kinds = append(kinds, policyKinds()...)
 	return append(kinds, groupKind(), userKind(), roleKind(), flowKind(), certKind(), scopeMappingKind(), samlMappingKind(),
 		policyBindingKind(), tokenKind(), entitlementKind(), flowBindingKind())
 }
@@ -14,6 +15,7 @@ func allKinds() []*kind {
 func extraOps(ops map[string]handler, kinds []*kind) {
 	providersAllOps(ops, kinds)
 	stagesAllOps(ops, kinds)
+	policiesAllOps(ops, kinds)
 	groupMemberOps(ops)
 	ops["core_users_set_password_create"] = setPassword
 	ops["core_users_me_retrieve"] = usersMe

@@ -15,6 +15,8 @@ import (
 	authentikflowstagebinding "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/flowstagebinding"
 	authentikgroup "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/group"
 	authentikoauth2provider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/oauth2provider"
+	authentikpolicy "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/policy"
+	authentikpolicybinding "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/policybinding"
 	authentikproxyprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/proxyprovider"
 	authentiksamlprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/samlprovider"
 	authentikstage "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/stage"
@@ -59,6 +61,8 @@ var setups = []struct {
 	{authentikflow.Setup, authentikflow.SetupGated},
 	{authentikstage.Setup, authentikstage.SetupGated},
 	{authentikflowstagebinding.Setup, authentikflowstagebinding.SetupGated},
+	{authentikpolicy.Setup, authentikpolicy.SetupGated},
+	{authentikpolicybinding.Setup, authentikpolicybinding.SetupGated},
 	{project.Setup, project.SetupGated},
 	{role.Setup, role.SetupGated},
 	{group.Setup, group.SetupGated},

@@ -65,6 +65,24 @@ func (l *OAuth2ProviderList) GetItems() []resource.Managed {
 	return items
 }
 
+// GetItems of this PolicyBindingList.
+func (l *PolicyBindingList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
+// GetItems of this PolicyList.
+func (l *PolicyList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
 // GetItems of this ProxyProviderList.
 func (l *ProxyProviderList) GetItems() []resource.Managed {
 	items := make([]resource.Managed, len(l.Items))

@@ -23,7 +23,8 @@ import (
 const (
 	TypeApplication = "authentik application"
 	TypeGroup       = "authentik group"
-	typeBinding     = "authentik policy binding"
+	TypePolicy      = "authentik policy"
+	TypeBinding     = "authentik policy binding"
 	typeToken       = "authentik token"
 	typeEntitlement = "authentik application entitlement"
 	typeMembership  = "authentik group membership"
@@ -52,6 +53,29 @@ func BindingsOnTarget(ctx context.Context, c *api.APIClient, pbm, what string) (
 	out := make([]adoption.Dependent, 0, len(bs))
 	for _, b := range bs {
 		out = append(out, binding(b, "on "+what))
+	}
+	return out, nil
+}
+
+// BindingsOfPolicy lists the bindings of the policy (to applications, flows, flow-stage
+// bindings...): authentik deletes them with the policy.
+func BindingsOfPolicy(ctx context.Context, c *api.APIClient, pk, name string) ([]adoption.Dependent, error) {
+	what := "policy " + strconv.Quote(name)
+	bs, err := ListAll(ctx, func(page int32) ([]api.PolicyBinding, int32, error) {
+		l, resp, err := c.PoliciesAPI.PoliciesBindingsList(ctx).Policy(pk).Page(page).PageSize(PageSize).Execute()
+		if err != nil {
+			return nil, 0, AsError(err, resp)
+		}
+		return l.Results, NextPage(l.Pagination), nil
+	})
+	if err != nil {
+		return nil, errors.Wrapf(err, errListBindings, what)
+	}
+	var out []adoption.Dependent
+	for _, b := range bs {
+		if b.GetPolicy() == pk { // a server that ignored the filter must not make us report others' bindings
+			out = append(out, binding(b, "to target "+b.Target))
+		}
 	}
 	return out, nil
 }
@@ -97,8 +121,8 @@ func bindingsOf(ctx context.Context, c *api.APIClient, what string, match func(a
 	return out, nil
 }
 
-// binding describes a policy binding. Bindings carry no marker and no kind of ours manages
-// them, so each one is in the way.
+// binding describes a policy binding. Bindings carry no marker: each is judged by our
+// PolicyBinding resource whose external name is its pk, and is in the way when there is none.
 func binding(b api.PolicyBinding, where string) adoption.Dependent {
 	who := "policy " + b.GetPolicy()
 	switch {
@@ -109,8 +133,10 @@ func binding(b api.PolicyBinding, where string) adoption.Dependent {
 	case b.UserObj.Get() != nil:
 		who = "user " + strconv.Quote(b.UserObj.Get().Username)
 	}
-	return adoption.Dependent{Description: adoption.Description{
-		ID: b.Pk, Type: typeBinding, Key: who + " " + where + ", order " + strconv.Itoa(int(b.Order)), Markerless: true}}
+	return adoption.Dependent{
+		Description: adoption.Description{ID: b.Pk, Type: TypeBinding, Key: who + " " + where + ", order " + strconv.Itoa(int(b.Order)), Markerless: true},
+		Kind:        v1alpha1.PolicyBindingGroupKind.String(), ExternalName: b.Pk,
+	}
 }
 
 // TokensOfUser lists the user's API tokens and app passwords, which authentik deletes with

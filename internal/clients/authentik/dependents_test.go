@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	api "goauthentik.io/api/v3"
 
+	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/authentikapiserver"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
@@ -74,7 +75,8 @@ func TestDependentLists(t *testing.T) {
 	e := newDependentsEnv(t)
 	ctx := context.Background()
 	binding := func(id, key string) adoption.Dependent {
-		return adoption.Dependent{Description: adoption.Description{ID: id, Type: typeBinding, Key: key, Markerless: true}}
+		return adoption.Dependent{Description: adoption.Description{ID: id, Type: TypeBinding, Key: key, Markerless: true},
+			Kind: v1alpha1.PolicyBindingGroupKind.String(), ExternalName: id}
 	}
 	aliceID := strconv.Itoa(int(e.alicePK))
 	bobID := strconv.Itoa(int(e.bobPK))

@@ -99,6 +99,62 @@ func (mg *Group) ResolveReferences(ctx context.Context, c client.Reader) error {
 	return nil
 }
 
+// ResolveReferences of this PolicyBinding, among the resources of its own scope and namespace.
+func (mg *PolicyBinding) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.PolicyID), Reference: fp.PolicyRef, Selector: fp.PolicySelector,
+		To: reference.To{Managed: &Policy{}, List: &PolicyList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.policyId")
+	} else {
+		fp.PolicyID, fp.PolicyRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.GroupID), Reference: fp.GroupRef, Selector: fp.GroupSelector,
+		To: reference.To{Managed: &Group{}, List: &GroupList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.groupId")
+	} else {
+		fp.GroupID, fp.GroupRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.UserID), Reference: fp.UserRef, Selector: fp.UserSelector,
+		To: reference.To{Managed: &User{}, List: &UserList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.userId")
+	} else {
+		fp.UserID, fp.UserRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.Application), Reference: fp.ApplicationRef, Selector: fp.ApplicationSelector,
+		To: reference.To{Managed: &Application{}, List: &ApplicationList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.application")
+	} else {
+		fp.Application, fp.ApplicationRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.Flow), Reference: fp.FlowRef, Selector: fp.FlowSelector,
+		To: reference.To{Managed: &Flow{}, List: &FlowList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.flow")
+	} else {
+		fp.Flow, fp.FlowRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.FlowStageBindingID), Reference: fp.FlowStageBindingRef, Selector: fp.FlowStageBindingSelector,
+		To: reference.To{Managed: &FlowStageBinding{}, List: &FlowStageBindingList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.flowStageBindingId")
+	} else {
+		fp.FlowStageBindingID, fp.FlowStageBindingRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	return nil
+}
+
 // ResolveReferences of this User, among the resources of its own scope and namespace.
 func (mg *User) ResolveReferences(ctx context.Context, c client.Reader) error {
 	r := reference.NewAPIResolver(c, mg)

@@ -128,3 +128,37 @@ func contains(l []string, s string) bool {
 	}
 	return false
 }
+
+// Str sets a string field the spec sets; nil leaves it out (unmanaged).
+func (f Fields) Str(k string, v *string) {
+	if v != nil {
+		f[k] = *v
+	}
+}
+
+// Bool sets a boolean field the spec sets; nil leaves it out (unmanaged).
+func (f Fields) Bool(k string, v *bool) {
+	if v != nil {
+		f[k] = *v
+	}
+}
+
+// Int sets a number field the spec sets as decoded JSON holds it (float64), so that it
+// compares; nil leaves it out (unmanaged).
+func (f Fields) Int(k string, v *int32) {
+	if v != nil {
+		f[k] = float64(*v)
+	}
+}
+
+// NullableStr sets a nullable string field: nil leaves it out, the empty string clears it
+// (null).
+func (f Fields) NullableStr(k string, v *string) {
+	switch {
+	case v == nil:
+	case *v == "":
+		f[k] = nil
+	default:
+		f[k] = *v
+	}
+}

@@ -30,21 +30,21 @@ func desired(ctx context.Context, c *api.APIClient, r *shared.Resolver, fp *v1al
 		p := fp.Password
 		f["backends"] = wireList(p.Backends)
 		err = flowField(ctx, r, f, "configure_flow", "password.configureFlow", p.ConfigureFlow)
-		setInt(f, "failed_attempts_before_cancel", p.FailedAttemptsBeforeCancel)
-		setBool(f, "allow_show_password", p.AllowShowPassword)
+		f.Int("failed_attempts_before_cancel", p.FailedAttemptsBeforeCancel)
+		f.Bool("allow_show_password", p.AllowShowPassword)
 	case &userLogin:
 		u := fp.UserLogin
-		setStr(f, "session_duration", u.SessionDuration)
-		setBool(f, "terminate_other_sessions", u.TerminateOtherSessions)
-		setStr(f, "remember_me_offset", u.RememberMeOffset)
-		setStr(f, "network_binding", u.NetworkBinding)
-		setStr(f, "geoip_binding", u.GeoIPBinding)
-		setStr(f, "remember_device", u.RememberDevice)
+		f.Str("session_duration", u.SessionDuration)
+		f.Bool("terminate_other_sessions", u.TerminateOtherSessions)
+		f.Str("remember_me_offset", u.RememberMeOffset)
+		f.Str("network_binding", u.NetworkBinding)
+		f.Str("geoip_binding", u.GeoIPBinding)
+		f.Str("remember_device", u.RememberDevice)
 	case &deny:
-		setStr(f, "deny_message", fp.Deny.Message)
+		f.Str("deny_message", fp.Deny.Message)
 	case &consent:
-		setStr(f, "mode", fp.Consent.Mode)
-		setStr(f, "consent_expire_in", fp.Consent.ConsentExpireIn)
+		f.Str("mode", fp.Consent.Mode)
+		f.Str("consent_expire_in", fp.Consent.ConsentExpireIn)
 	}
 	if err != nil {
 		return nil, err
@@ -56,11 +56,11 @@ func identificationFields(ctx context.Context, c *api.APIClient, r *shared.Resol
 	if id.UserFields != nil {
 		f["user_fields"] = wireList(id.UserFields)
 	}
-	setBool(f, "case_insensitive_matching", id.CaseInsensitiveMatching)
-	setBool(f, "show_matched_user", id.ShowMatchedUser)
-	setBool(f, "pretend_user_exists", id.PretendUserExists)
-	setBool(f, "enable_remember_me", id.EnableRememberMe)
-	setBool(f, "show_source_labels", id.ShowSourceLabels)
+	f.Bool("case_insensitive_matching", id.CaseInsensitiveMatching)
+	f.Bool("show_matched_user", id.ShowMatchedUser)
+	f.Bool("pretend_user_exists", id.PretendUserExists)
+	f.Bool("enable_remember_me", id.EnableRememberMe)
+	f.Bool("show_source_labels", id.ShowSourceLabels)
 	for _, fl := range []struct {
 		wire, path string
 		slug       *string
@@ -127,23 +127,4 @@ func wireList(l []string) []any {
 		out = append(out, s)
 	}
 	return out
-}
-
-func setStr(f shared.Fields, k string, v *string) {
-	if v != nil {
-		f[k] = *v
-	}
-}
-
-func setBool(f shared.Fields, k string, v *bool) {
-	if v != nil {
-		f[k] = *v
-	}
-}
-
-// setInt stores a number as decoded JSON holds it (float64), so that it compares.
-func setInt(f shared.Fields, k string, v *int32) {
-	if v != nil {
-		f[k] = float64(*v)
-	}
 }
