@@ -12,11 +12,13 @@ import (
 
 	authentikapplication "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/application"
 	authentikflow "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/flow"
+	authentikcertificatekeypair "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/certificatekeypair"
 	authentikflowstagebinding "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/flowstagebinding"
 	authentikgroup "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/group"
 	authentikoauth2provider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/oauth2provider"
 	authentikproxyprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/proxyprovider"
 	authentiksamlprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/samlprovider"
+	authentikpropertymapping "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/propertymapping"
 	authentikstage "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/stage"
 	authentikuser "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/user"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/config"
@@ -58,6 +60,8 @@ var setups = []struct {
 	{authentikflow.Setup, authentikflow.SetupGated},
 	{authentikstage.Setup, authentikstage.SetupGated},
 	{authentikflowstagebinding.Setup, authentikflowstagebinding.SetupGated},
+	{authentikpropertymapping.Setup, authentikpropertymapping.SetupGated},
+	{authentikcertificatekeypair.Setup, authentikcertificatekeypair.SetupGated},
 	{project.Setup, project.SetupGated},
 	{role.Setup, role.SetupGated},
 	{group.Setup, group.SetupGated},
