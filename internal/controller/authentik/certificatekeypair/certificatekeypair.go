@@ -29,13 +29,13 @@ import (
 const (
 	typeName = "authentik certificate-key pair"
 
-	errGet       = "cannot read authentik certificate-key pair %s"
-	errList      = "cannot look up authentik certificate-key pairs named %q"
-	errCreate    = "cannot create authentik certificate-key pair %q"
-	errGenerate  = "cannot generate authentik certificate-key pair %q: authentik names a generated pair after its common name %q until it is renamed, so no other pair may have that name at the time; rename or delete that pair, or choose another commonName"
-	errUpdate    = "cannot update authentik certificate-key pair %q (pk %s)"
-	errDelete    = "cannot delete authentik certificate-key pair %q (pk %s)"
-	errNoSource  = "certificate-key pair %q sets neither spec.forProvider.secretRef nor spec.forProvider.generate: set exactly one"
+	errGet      = "cannot read authentik certificate-key pair %s"
+	errList     = "cannot look up authentik certificate-key pairs named %q"
+	errCreate   = "cannot create authentik certificate-key pair %q"
+	errGenerate = "cannot generate authentik certificate-key pair %q: authentik names a generated pair after its common name %q until it is renamed, so no other pair may have that name at the time; rename or delete that pair, or choose another commonName"
+	errUpdate   = "cannot update authentik certificate-key pair %q (pk %s)"
+	errDelete   = "cannot delete authentik certificate-key pair %q (pk %s)"
+	errNoSource = "certificate-key pair %q sets neither spec.forProvider.secretRef nor spec.forProvider.generate: set exactly one"
 )
 
 // Connection detail keys (the kubernetes.io/tls layout).
