@@ -218,9 +218,8 @@ func (e *external) Update(ctx context.Context, mg mr, o Object, _ provenance.Mar
 		req.Name, write = &fp.Name, true
 	}
 	if e.want != nil && certChanged(e.want, o.Pair) {
+		// The key goes with its certificate; a Secret without tls.key clears authentik's.
 		req.CertificateData, req.KeyData, write = &e.want.cert, &e.want.key, true
-	} else if fp.SecretRef != nil && e.want == nil {
-		return nil, errors.Errorf(errNoSource, fp.Name)
 	}
 	if !write {
 		return nil, nil
