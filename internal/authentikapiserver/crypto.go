@@ -48,7 +48,7 @@ func certKind() *kind {
 				errs.add("certificate_data", "Unable to load certificate.")
 			}
 			if kd := str(wc.data["key_data"]); kd != "" {
-				if _, err := parseKey(kd); err != nil {
+				if err := checkKey(kd); err != nil {
 					errs.add("key_data", "Unable to load private key (possibly encrypted?).")
 				}
 			}
@@ -81,18 +81,20 @@ func parseCert(data string) (*x509.Certificate, error) {
 	return x509.ParseCertificate(block.Bytes)
 }
 
-func parseKey(data string) (any, error) {
+// checkKey tells whether data is a PEM private key authentik would accept (PKCS#8, PKCS#1 or EC).
+func checkKey(data string) error {
 	block, _ := pem.Decode([]byte(strings.TrimSpace(data)))
 	if block == nil {
-		return nil, fmt.Errorf("no PEM block")
+		return fmt.Errorf("no PEM block")
 	}
-	if k, err := x509.ParsePKCS8PrivateKey(block.Bytes); err == nil {
-		return k, nil
+	if _, err := x509.ParsePKCS8PrivateKey(block.Bytes); err == nil {
+		return nil
 	}
-	if k, err := x509.ParsePKCS1PrivateKey(block.Bytes); err == nil {
-		return k, nil
+	if _, err := x509.ParsePKCS1PrivateKey(block.Bytes); err == nil {
+		return nil
 	}
-	return x509.ParseECPrivateKey(block.Bytes)
+	_, err := x509.ParseECPrivateKey(block.Bytes)
+	return err
 }
 
 func certDER(d map[string]any) []byte {

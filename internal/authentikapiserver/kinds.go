@@ -20,6 +20,7 @@ func extraOps(ops map[string]handler, kinds []*kind) {
 	ops["core_users_set_password_create"] = setPassword
 	ops["core_users_me_retrieve"] = usersMe
 	ops["providers_saml_metadata_retrieve"] = samlMetadata
+	cryptoOps(ops)
 }
 
 func (s *Server) kindNamed(path string) *kind {

@@ -11,12 +11,14 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/customresourcesgate"
 
 	authentikapplication "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/application"
+	authentikcertificatekeypair "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/certificatekeypair"
 	authentikflow "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/flow"
 	authentikflowstagebinding "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/flowstagebinding"
 	authentikgroup "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/group"
 	authentikoauth2provider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/oauth2provider"
 	authentikpolicy "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/policy"
 	authentikpolicybinding "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/policybinding"
+	authentikpropertymapping "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/propertymapping"
 	authentikproxyprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/proxyprovider"
 	authentiksamlprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/samlprovider"
 	authentikstage "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/stage"
@@ -63,6 +65,8 @@ var setups = []struct {
 	{authentikflowstagebinding.Setup, authentikflowstagebinding.SetupGated},
 	{authentikpolicy.Setup, authentikpolicy.SetupGated},
 	{authentikpolicybinding.Setup, authentikpolicybinding.SetupGated},
+	{authentikpropertymapping.Setup, authentikpropertymapping.SetupGated},
+	{authentikcertificatekeypair.Setup, authentikcertificatekeypair.SetupGated},
 	{project.Setup, project.SetupGated},
 	{role.Setup, role.SetupGated},
 	{group.Setup, group.SetupGated},

@@ -3,12 +3,18 @@
 package e2e
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
 	akv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
+	nsakv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
+	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 )
 
 // TestCELAuthentikInput covers what authentik would keep as given or a browser would follow:
@@ -101,5 +107,85 @@ func TestCELAuthentikInput(t *testing.T) {
 			a.Spec.ForProvider.Name, a.Spec.ForProvider.LaunchURL = "Grafana – équipe données", ptr("blank://blank")
 			a.Spec.ForProvider.Description, a.Spec.ForProvider.IconURL = ptr("line one\nline two"), ptr("fa://fa-chart-line")
 		}))
+	})
+}
+
+// TestCELAuthentikKeypairMapping: every CEL rule of PropertyMapping and CertificateKeyPair, and
+// the rules that keep a provider's key names apart from its key references, refuses what it
+// is for, in both scopes where the rule differs.
+func TestCELAuthentikKeypairMapping(t *testing.T) {
+	t.Parallel()
+	mapping := func(name string, p akv1alpha1.PropertyMappingParameters) *akv1alpha1.PropertyMapping {
+		m := newAKMapping(name, p)
+		m.Spec.ProviderConfigReference = nowhere
+		return m
+	}
+	pair := func(name string, p akv1alpha1.CertificateKeyPairParameters) *akv1alpha1.CertificateKeyPair {
+		k := newAKKeypair(name, p)
+		k.Spec.ProviderConfigReference = nowhere
+		return k
+	}
+	scope := &akv1alpha1.ScopeMapping{ScopeName: "s"}
+	saml := &akv1alpha1.SAMLPropertyMapping{SAMLName: "s"}
+	sec := &identityv1alpha1.SecretReference{Namespace: "crossplane-system", Name: "s"}
+	gen := &akv1alpha1.CertificateGeneration{CommonName: "x.example.com"}
+	fp := "spec.forProvider"
+	refused := map[string]struct {
+		obj        client.Object
+		path, want string
+	}{
+		"mapping-no-type":   {mapping("cel-ak-map-none", akv1alpha1.PropertyMappingParameters{Name: "x", Expression: "return 1"}), fp, "a property mapping has exactly one type"},
+		"mapping-two-types": {mapping("cel-ak-map-two", akv1alpha1.PropertyMappingParameters{Name: "x", Expression: "return 1", Scope: scope, SAML: saml}), fp, "a property mapping has exactly one type"},
+		"mapping-name-newline": {mapping("cel-ak-map-name", akv1alpha1.PropertyMappingParameters{Name: "a\nb", Expression: "return 1", Scope: scope}),
+			fp + ".name", "should match"},
+		"mapping-scope-space": {mapping("cel-ak-map-scope", akv1alpha1.PropertyMappingParameters{Name: "x", Expression: "return 1", Scope: &akv1alpha1.ScopeMapping{ScopeName: "a b"}}),
+			fp + ".scope.scopeName", "should match"},
+		"pair-no-source":   {pair("cel-ak-kp-none", akv1alpha1.CertificateKeyPairParameters{Name: "x"}), fp, "set exactly one of secretRef"},
+		"pair-two-sources": {pair("cel-ak-kp-two", akv1alpha1.CertificateKeyPairParameters{Name: "x", SecretRef: sec, Generate: gen}), fp, "set exactly one of secretRef"},
+		"pair-key-from-secret": {pair("cel-ak-kp-key", akv1alpha1.CertificateKeyPairParameters{Name: "x", SecretRef: sec, PublishPrivateKey: ptr(true)}),
+			fp, "publishPrivateKey applies to a generated pair only"},
+		"pair-cluster-no-namespace": {pair("cel-ak-kp-ns", akv1alpha1.CertificateKeyPairParameters{Name: "x", SecretRef: &identityv1alpha1.SecretReference{Name: "s"}}),
+			fp, "secretRef.namespace is required"},
+		"pair-san-comma": {pair("cel-ak-kp-san", akv1alpha1.CertificateKeyPairParameters{Name: "x", Generate: &akv1alpha1.CertificateGeneration{CommonName: "x", SubjectAltNames: []string{"a,b"}}}),
+			fp + ".generate.subjectAltNames[0]", "should match"},
+		"oauth2-signing-name-and-ref": {newAKOAuth2("cel-ak-o2-kp", "x", func(p *akv1alpha1.OAuth2Provider) {
+			p.Spec.ProviderConfigReference, p.Spec.ForProvider.SigningKey, p.Spec.ForProvider.SigningKeyRef = nowhere, ptr("k"), &xpv2.Reference{Name: "k"}
+		}), fp, "set signingKey (a certificate-key pair's name) or one of signingKeyId"},
+		"oauth2-mapping-id-not-uuid": {newAKOAuth2("cel-ak-o2-map", "x", func(p *akv1alpha1.OAuth2Provider) {
+			p.Spec.ProviderConfigReference, p.Spec.ForProvider.PropertyMappingIDs = nowhere, []string{"../x"}
+		}), fp + ".propertyMappingIds[0]", "should match"},
+		"saml-signing-name-and-id": {newAKSAML("cel-ak-saml-kp", "x", func(p *akv1alpha1.SAMLProvider) {
+			p.Spec.ProviderConfigReference, p.Spec.ForProvider.SigningKey, p.Spec.ForProvider.SigningKeyID = nowhere, ptr("k"), ptr("0b9f6a4e-3c2d-4e5f-8a7b-1c2d3e4f5a6b")
+		}), fp, "set signingKey (a certificate-key pair's name) or one of signingKeyId"},
+		"saml-verification-name-and-selector": {newAKSAML("cel-ak-saml-vkp", "x", func(p *akv1alpha1.SAMLProvider) {
+			p.Spec.ProviderConfigReference, p.Spec.ForProvider.VerificationKey = nowhere, ptr("k")
+			p.Spec.ForProvider.VerificationKeySelector = &xpv2.Selector{MatchLabels: map[string]string{"a": "b"}}
+		}), fp, "set verificationKey (a certificate-key pair's name) or one of verificationKeyId"},
+		"ns-pair-namespace": {&nsakv1alpha1.CertificateKeyPair{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "cel-ak-ns-kp"},
+			Spec: nsakv1alpha1.CertificateKeyPairSpec{ManagedResourceSpec: xpv2.ManagedResourceSpec{ProviderConfigReference: nsRef("ClusterProviderConfig", celNoProviderConfig)},
+				ForProvider: nsakv1alpha1.CertificateKeyPairParameters{Name: "x", SecretRef: sec}}}, fp, "secretRef.namespace must not be set"},
+	}
+	for name, tc := range refused {
+		t.Run(name, func(t *testing.T) {
+			refusedField(t, tc.obj, tc.path, tc.want)
+		})
+	}
+
+	// Transition rules: a mapping's type and a pair's source cannot change.
+	t.Run("mapping-type-change", func(t *testing.T) {
+		m := mapping("cel-ak-map-change", akv1alpha1.PropertyMappingParameters{Name: "x", Expression: "return 1", Scope: scope})
+		celAcceptedPaused(t, m)
+		m.Spec.ForProvider.Scope, m.Spec.ForProvider.SAML = nil, saml
+		if err := kube.Update(context.Background(), m); err == nil || !strings.Contains(err.Error(), "the property mapping type cannot be changed") {
+			t.Errorf("changing the type: want it refused, got %v", err)
+		}
+	})
+	t.Run("pair-source-change", func(t *testing.T) {
+		k := pair("cel-ak-kp-change", akv1alpha1.CertificateKeyPairParameters{Name: "x", Generate: gen})
+		celAcceptedPaused(t, k)
+		k.Spec.ForProvider.Generate, k.Spec.ForProvider.SecretRef = nil, sec
+		if err := kube.Update(context.Background(), k); err == nil || !strings.Contains(err.Error(), "cannot switch between secretRef and generate") {
+			t.Errorf("changing the source: want it refused, got %v", err)
+		}
 	})
 }

@@ -29,6 +29,15 @@ func (l *ApplicationList) GetItems() []resource.Managed {
 	return items
 }
 
+// GetItems of this CertificateKeyPairList.
+func (l *CertificateKeyPairList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
 // GetItems of this FlowList.
 func (l *FlowList) GetItems() []resource.Managed {
 	items := make([]resource.Managed, len(l.Items))
@@ -76,6 +85,15 @@ func (l *PolicyBindingList) GetItems() []resource.Managed {
 
 // GetItems of this PolicyList.
 func (l *PolicyList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
+// GetItems of this PropertyMappingList.
+func (l *PropertyMappingList) GetItems() []resource.Managed {
 	items := make([]resource.Managed, len(l.Items))
 	for i := range l.Items {
 		items[i] = &l.Items[i]

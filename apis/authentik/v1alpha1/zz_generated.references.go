@@ -99,6 +99,30 @@ func (mg *Group) ResolveReferences(ctx context.Context, c client.Reader) error {
 	return nil
 }
 
+// ResolveReferences of this OAuth2Provider, among the resources of its own scope and namespace.
+func (mg *OAuth2Provider) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.SigningKeyID), Reference: fp.SigningKeyRef, Selector: fp.SigningKeySelector,
+		To: reference.To{Managed: &CertificateKeyPair{}, List: &CertificateKeyPairList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.signingKeyId")
+	} else {
+		fp.SigningKeyID, fp.SigningKeyRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.ResolveMultiple(ctx, reference.MultiResolutionRequest{
+		CurrentValues: fp.PropertyMappingIDs, References: fp.PropertyMappingRefs, Selector: fp.PropertyMappingSelector,
+		To: reference.To{Managed: &PropertyMapping{}, List: &PropertyMappingList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.propertyMappingIds")
+	} else {
+		fp.PropertyMappingIDs, fp.PropertyMappingRefs = rsp.ResolvedValues, rsp.ResolvedReferences
+	}
+	return nil
+}
+
 // ResolveReferences of this PolicyBinding, among the resources of its own scope and namespace.
 func (mg *PolicyBinding) ResolveReferences(ctx context.Context, c client.Reader) error {
 	r := reference.NewAPIResolver(c, mg)
@@ -151,6 +175,38 @@ func (mg *PolicyBinding) ResolveReferences(ctx context.Context, c client.Reader)
 		return errors.Wrap(err, "spec.forProvider.flowStageBindingId")
 	} else {
 		fp.FlowStageBindingID, fp.FlowStageBindingRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	return nil
+}
+
+// ResolveReferences of this SAMLProvider, among the resources of its own scope and namespace.
+func (mg *SAMLProvider) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.SigningKeyID), Reference: fp.SigningKeyRef, Selector: fp.SigningKeySelector,
+		To: reference.To{Managed: &CertificateKeyPair{}, List: &CertificateKeyPairList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.signingKeyId")
+	} else {
+		fp.SigningKeyID, fp.SigningKeyRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.VerificationKeyID), Reference: fp.VerificationKeyRef, Selector: fp.VerificationKeySelector,
+		To: reference.To{Managed: &CertificateKeyPair{}, List: &CertificateKeyPairList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.verificationKeyId")
+	} else {
+		fp.VerificationKeyID, fp.VerificationKeyRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.ResolveMultiple(ctx, reference.MultiResolutionRequest{
+		CurrentValues: fp.PropertyMappingIDs, References: fp.PropertyMappingRefs, Selector: fp.PropertyMappingSelector,
+		To: reference.To{Managed: &PropertyMapping{}, List: &PropertyMappingList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.propertyMappingIds")
+	} else {
+		fp.PropertyMappingIDs, fp.PropertyMappingRefs = rsp.ResolvedValues, rsp.ResolvedReferences
 	}
 	return nil
 }

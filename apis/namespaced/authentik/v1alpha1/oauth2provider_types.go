@@ -1,6 +1,8 @@
 package v1alpha1
 
 import (
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 )
 
@@ -36,6 +38,7 @@ type RedirectURI struct {
 
 // OAuth2ProviderParameters are the configurable fields of an authentik OAuth2/OpenID provider.
 // Every optional field left unset is left as authentik has it and never causes a write.
+// +kubebuilder:validation:XValidation:rule="!has(self.signingKey) || !(has(self.signingKeyId) || has(self.signingKeyRef) || has(self.signingKeySelector))",message="set signingKey (a certificate-key pair's name) or one of signingKeyId, signingKeyRef and signingKeySelector (a CertificateKeyPair), not both"
 // +kubebuilder:validation:XValidation:rule="!has(self.clientSecretSecretRef) || !has(self.clientType) || self.clientType == 'confidential'",message="clientSecretSecretRef is only used by confidential clients; remove it or set clientType: confidential"
 type OAuth2ProviderParameters struct {
 	// Name of the provider. Provider names are unique across every provider type in authentik;
@@ -116,6 +119,26 @@ type OAuth2ProviderParameters struct {
 	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	SigningKey *string `json:"signingKey,omitempty"`
 
+	// SigningKeyID is the UUID of the certificate-key pair that signs tokens, usually filled in from
+	// SigningKeyRef or SigningKeySelector (a CertificateKeyPair). Set either this or signingKey
+	// (a name), not both.
+	// +optional
+	// +kubebuilder:validation:Pattern=`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`
+	// +identity:reference:type=CertificateKeyPair
+	SigningKeyID *string `json:"signingKeyId,omitempty"`
+
+	// SigningKeyRef references the CertificateKeyPair whose UUID fills SigningKeyID: a
+	// CertificateKeyPair in this OAuth2Provider's namespace (for a cluster-scoped OAuth2Provider, a
+	// cluster-scoped CertificateKeyPair).
+	// +optional
+	SigningKeyRef *xpv2.Reference `json:"signingKeyRef,omitempty"`
+
+	// SigningKeySelector selects the CertificateKeyPair whose UUID fills SigningKeyID, among the
+	// CertificateKeyPairs of this OAuth2Provider's namespace (a cluster-scoped OAuth2Provider: among the
+	// cluster-scoped ones).
+	// +optional
+	SigningKeySelector *xpv2.Selector `json:"signingKeySelector,omitempty"`
+
 	// EncryptionKey is the name of the certificate-key pair that encrypts tokens (JWE). The
 	// empty string clears it.
 	// +optional
@@ -128,6 +151,30 @@ type OAuth2ProviderParameters struct {
 	// +optional
 	// +listType=atomic
 	PropertyMappings []PropertyMappingSelector `json:"propertyMappings,omitempty"`
+
+	// PropertyMappingIDs are the UUIDs of further property mappings of the provider, usually
+	// filled in from PropertyMappingRefs or PropertyMappingSelector (PropertyMappings). The
+	// provider's mappings are these together with those propertyMappings names; setting
+	// either makes the union the complete list.
+	// +optional
+	// +listType=atomic
+	// +identity:reference:type=PropertyMapping
+	// +identity:reference:refFieldName=PropertyMappingRefs
+	// +identity:reference:selectorFieldName=PropertyMappingSelector
+	// +kubebuilder:validation:items:Pattern=`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`
+	PropertyMappingIDs []string `json:"propertyMappingIds,omitempty"`
+
+	// PropertyMappingRefs reference the PropertyMappings whose UUIDs fill PropertyMappingIDs:
+	// PropertyMappings in this OAuth2Provider's namespace (for a cluster-scoped OAuth2Provider,
+	// cluster-scoped PropertyMappings).
+	// +optional
+	PropertyMappingRefs []xpv2.Reference `json:"propertyMappingRefs,omitempty"`
+
+	// PropertyMappingSelector selects the PropertyMappings whose UUIDs fill
+	// PropertyMappingIDs, among the PropertyMappings of this OAuth2Provider's namespace (a
+	// cluster-scoped OAuth2Provider: among the cluster-scoped ones).
+	// +optional
+	PropertyMappingSelector *xpv2.Selector `json:"propertyMappingSelector,omitempty"`
 
 	// SubMode chooses what the sub claim holds.
 	// +optional

@@ -1,11 +1,15 @@
 package v1alpha1
 
 import (
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 )
 
 // SAMLProviderParameters are the configurable fields of an authentik SAML provider. Every
 // optional field left unset is left as authentik has it and never causes a write.
+// +kubebuilder:validation:XValidation:rule="!has(self.signingKey) || !(has(self.signingKeyId) || has(self.signingKeyRef) || has(self.signingKeySelector))",message="set signingKey (a certificate-key pair's name) or one of signingKeyId, signingKeyRef and signingKeySelector (a CertificateKeyPair), not both"
+// +kubebuilder:validation:XValidation:rule="!has(self.verificationKey) || !(has(self.verificationKeyId) || has(self.verificationKeyRef) || has(self.verificationKeySelector))",message="set verificationKey (a certificate-key pair's name) or one of verificationKeyId, verificationKeyRef and verificationKeySelector (a CertificateKeyPair), not both"
 // +kubebuilder:validation:XValidation:rule="!has(self.logoutMethod) || self.logoutMethod != 'backchannel' || (has(self.slsBinding) && self.slsBinding == 'post')",message="logoutMethod backchannel needs slsBinding: post"
 type SAMLProviderParameters struct {
 	// Name of the provider. Provider names are unique across every provider type in authentik;
@@ -53,11 +57,51 @@ type SAMLProviderParameters struct {
 	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	SigningKey *string `json:"signingKey,omitempty"`
 
+	// SigningKeyID is the UUID of the certificate-key pair that signs responses and assertions, usually filled in from
+	// SigningKeyRef or SigningKeySelector (a CertificateKeyPair). Set either this or signingKey
+	// (a name), not both.
+	// +optional
+	// +kubebuilder:validation:Pattern=`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`
+	// +identity:reference:type=CertificateKeyPair
+	SigningKeyID *string `json:"signingKeyId,omitempty"`
+
+	// SigningKeyRef references the CertificateKeyPair whose UUID fills SigningKeyID: a
+	// CertificateKeyPair in this SAMLProvider's namespace (for a cluster-scoped SAMLProvider, a
+	// cluster-scoped CertificateKeyPair).
+	// +optional
+	SigningKeyRef *xpv2.Reference `json:"signingKeyRef,omitempty"`
+
+	// SigningKeySelector selects the CertificateKeyPair whose UUID fills SigningKeyID, among the
+	// CertificateKeyPairs of this SAMLProvider's namespace (a cluster-scoped SAMLProvider: among the
+	// cluster-scoped ones).
+	// +optional
+	SigningKeySelector *xpv2.Selector `json:"signingKeySelector,omitempty"`
+
 	// VerificationKey is the name of the certificate that verifies the service provider's
 	// signed requests. The empty string clears it (unsigned requests are accepted).
 	// +optional
 	// +kubebuilder:validation:Pattern=`^[^\x00-\x1f\x7f]*$`
 	VerificationKey *string `json:"verificationKey,omitempty"`
+
+	// VerificationKeyID is the UUID of the certificate-key pair that verifies the service provider's signed requests, usually filled in from
+	// VerificationKeyRef or VerificationKeySelector (a CertificateKeyPair). Set either this or verificationKey
+	// (a name), not both.
+	// +optional
+	// +kubebuilder:validation:Pattern=`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`
+	// +identity:reference:type=CertificateKeyPair
+	VerificationKeyID *string `json:"verificationKeyId,omitempty"`
+
+	// VerificationKeyRef references the CertificateKeyPair whose UUID fills VerificationKeyID: a
+	// CertificateKeyPair in this SAMLProvider's namespace (for a cluster-scoped SAMLProvider, a
+	// cluster-scoped CertificateKeyPair).
+	// +optional
+	VerificationKeyRef *xpv2.Reference `json:"verificationKeyRef,omitempty"`
+
+	// VerificationKeySelector selects the CertificateKeyPair whose UUID fills VerificationKeyID, among the
+	// CertificateKeyPairs of this SAMLProvider's namespace (a cluster-scoped SAMLProvider: among the
+	// cluster-scoped ones).
+	// +optional
+	VerificationKeySelector *xpv2.Selector `json:"verificationKeySelector,omitempty"`
 
 	// EncryptionKey is the name of the certificate-key pair whose public key encrypts
 	// assertions. The empty string clears it.
@@ -70,6 +114,30 @@ type SAMLProviderParameters struct {
 	// +optional
 	// +listType=atomic
 	PropertyMappings []PropertyMappingSelector `json:"propertyMappings,omitempty"`
+
+	// PropertyMappingIDs are the UUIDs of further property mappings of the provider, usually
+	// filled in from PropertyMappingRefs or PropertyMappingSelector (PropertyMappings). The
+	// provider's mappings are these together with those propertyMappings names; setting
+	// either makes the union the complete list.
+	// +optional
+	// +listType=atomic
+	// +identity:reference:type=PropertyMapping
+	// +identity:reference:refFieldName=PropertyMappingRefs
+	// +identity:reference:selectorFieldName=PropertyMappingSelector
+	// +kubebuilder:validation:items:Pattern=`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`
+	PropertyMappingIDs []string `json:"propertyMappingIds,omitempty"`
+
+	// PropertyMappingRefs reference the PropertyMappings whose UUIDs fill PropertyMappingIDs:
+	// PropertyMappings in this SAMLProvider's namespace (for a cluster-scoped SAMLProvider,
+	// cluster-scoped PropertyMappings).
+	// +optional
+	PropertyMappingRefs []xpv2.Reference `json:"propertyMappingRefs,omitempty"`
+
+	// PropertyMappingSelector selects the PropertyMappings whose UUIDs fill
+	// PropertyMappingIDs, among the PropertyMappings of this SAMLProvider's namespace (a
+	// cluster-scoped SAMLProvider: among the cluster-scoped ones).
+	// +optional
+	PropertyMappingSelector *xpv2.Selector `json:"propertyMappingSelector,omitempty"`
 
 	// NameIDMapping is the SAML property mapping that makes the NameID. Unset leaves it as it
 	// is.

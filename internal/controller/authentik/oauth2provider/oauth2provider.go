@@ -158,6 +158,9 @@ func desired(ctx context.Context, c shared.Client, res *shared.Resolver, mg mr) 
 	if err := res.Certificate(ctx, "signingKey", fp.SigningKey, &r.SigningKey); err != nil {
 		return nil, err
 	}
+	if fp.SigningKeyID != nil {
+		r.SigningKey.Set(fp.SigningKeyID)
+	}
 	if err := res.Certificate(ctx, "encryptionKey", fp.EncryptionKey, &r.EncryptionKey); err != nil {
 		return nil, err
 	}
@@ -165,6 +168,7 @@ func desired(ctx context.Context, c shared.Client, res *shared.Resolver, mg mr) 
 	if r.PropertyMappings, err = res.ScopeMappings(ctx, "propertyMappings", fp.PropertyMappings); err != nil {
 		return nil, err
 	}
+	r.PropertyMappings = shared.WithMappingIDs(r.PropertyMappings, fp.PropertyMappingIDs)
 	if ref := fp.ClientSecretSecretRef; ref != nil {
 		s, err := clientSecret(ctx, c, mg, *ref)
 		if err != nil {

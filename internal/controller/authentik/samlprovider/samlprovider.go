@@ -142,10 +142,19 @@ func desired(ctx context.Context, res *shared.Resolver, fp *v1alpha1.SAMLProvide
 			return nil, err
 		}
 	}
+	// References to our CertificateKeyPairs arrive as their pks (CEL keeps them apart from the
+	// names above).
+	if fp.SigningKeyID != nil {
+		r.SigningKp.Set(fp.SigningKeyID)
+	}
+	if fp.VerificationKeyID != nil {
+		r.VerificationKp.Set(fp.VerificationKeyID)
+	}
 	var err error
 	if r.PropertyMappings, err = res.SAMLMappings(ctx, "propertyMappings", fp.PropertyMappings); err != nil {
 		return nil, err
 	}
+	r.PropertyMappings = shared.WithMappingIDs(r.PropertyMappings, fp.PropertyMappingIDs)
 	if err := res.SAMLMapping(ctx, "nameIdMapping", fp.NameIDMapping, &r.NameIdMapping); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package shared
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	api "goauthentik.io/api/v3"
 
@@ -249,6 +250,22 @@ func (r *Resolver) listSAML(ctx context.Context) error {
 	}
 	r.saml = all
 	return nil
+}
+
+// WithMappingIDs adds the pks of referenced PropertyMappings (propertyMappingIds, filled from
+// propertyMappingRefs or propertyMappingSelector) to the mappings resolved by name: together
+// they are the provider's mappings. Neither set leaves the field unset (nil).
+func WithMappingIDs(byName, ids []string) []string {
+	if len(ids) == 0 {
+		return byName
+	}
+	out := append([]string{}, byName...)
+	for _, id := range ids {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 func match(all []mapping, what, field string, sel []v1alpha1.PropertyMappingSelector) ([]string, error) {
