@@ -175,17 +175,15 @@ func TestCELAuthentikKeypairMapping(t *testing.T) {
 	t.Run("mapping-type-change", func(t *testing.T) {
 		m := mapping("cel-ak-map-change", akv1alpha1.PropertyMappingParameters{Name: "x", Expression: "return 1", Scope: scope})
 		celAcceptedPaused(t, m)
-		m.Spec.ForProvider.Scope, m.Spec.ForProvider.SAML = nil, saml
-		if err := kube.Update(context.Background(), m); err == nil || !strings.Contains(err.Error(), "the property mapping type cannot be changed") {
-			t.Errorf("changing the type: want it refused, got %v", err)
-		}
+		changeRefused(t, m, func(m *akv1alpha1.PropertyMapping) {
+			m.Spec.ForProvider.Scope, m.Spec.ForProvider.SAML = nil, saml
+		}, "the property mapping type cannot be changed")
 	})
 	t.Run("pair-source-change", func(t *testing.T) {
 		k := pair("cel-ak-kp-change", akv1alpha1.CertificateKeyPairParameters{Name: "x", Generate: gen})
 		celAcceptedPaused(t, k)
-		k.Spec.ForProvider.Generate, k.Spec.ForProvider.SecretRef = nil, sec
-		if err := kube.Update(context.Background(), k); err == nil || !strings.Contains(err.Error(), "cannot switch between secretRef and generate") {
-			t.Errorf("changing the source: want it refused, got %v", err)
-		}
+		changeRefused(t, k, func(k *akv1alpha1.CertificateKeyPair) {
+			k.Spec.ForProvider.Generate, k.Spec.ForProvider.SecretRef = nil, sec
+		}, "cannot switch between secretRef and generate")
 	})
 }
