@@ -51,7 +51,9 @@ type CertificateKeyPair struct {
 func (mg *CertificateKeyPair) Parameters() *CertificateKeyPairParameters { return &mg.Spec.ForProvider }
 
 // Observation returns status.atProvider.
-func (mg *CertificateKeyPair) Observation() *CertificateKeyPairObservation { return &mg.Status.AtProvider }
+func (mg *CertificateKeyPair) Observation() *CertificateKeyPairObservation {
+	return &mg.Status.AtProvider
+}
 
 // GetAdoptionPolicy returns spec.adoptionPolicy, defaulting to FailOnConflict.
 func (mg *CertificateKeyPair) GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy {
