@@ -207,7 +207,7 @@ func TestSeedAndRaw(t *testing.T) {
 		err  string
 	}{
 		{"duplicate", "core/applications", map[string]any{"name": "x", "slug": "hand-made"}, "already exists"},
-		{"unknown kind", "core/brands", map[string]any{}, "unknown kind"},
+		{"unknown kind", "sources/ldap", map[string]any{}, "unknown kind"},
 		{"dangling reference", "core/users", map[string]any{"username": "x", "groups": []any{"00000000-0000-4000-8000-000000000000"}}, "does not exist"},
 	}
 	for _, tc := range cases {

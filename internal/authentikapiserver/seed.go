@@ -4,8 +4,8 @@ import "fmt"
 
 // seedDefaults creates what a fresh authentik 2026.8 install has that the
 // provider looks up: the default flows (by slug), the self-signed keypair,
-// the managed scope and SAML property mappings (by managed ID), and the
-// bootstrap admin user and group. Mapping expressions are placeholders: the
+// the managed scope and SAML property mappings (by managed ID), the default
+// brand, and the bootstrap admin user and group. Mapping expressions are placeholders: the
 // names, scope/SAML names and managed IDs are what clients rely on.
 func seedDefaults(st *state) {
 	must := func(path string, obj map[string]any) {
@@ -57,6 +57,14 @@ func seedDefaults(st *state) {
 			"saml_name": m.samlName, "expression": "return None  # placeholder",
 		})
 	}
+
+	// The default brand of authentik's blueprint default/default-brand.yaml.
+	flowPK := func(slug string) any { return st.lookup(st.tables["flows/instances"].k, slug).data["pk"] }
+	must("core/brands", map[string]any{
+		"domain": "authentik-default", "default": true,
+		"flow_authentication": flowPK("default-authentication-flow"), "flow_invalidation": flowPK("default-invalidation-flow"),
+		"flow_user_settings": flowPK("default-user-settings-flow"),
+	})
 
 	must("core/groups", map[string]any{"name": "authentik Admins", "is_superuser": true})
 	admins := st.tables["core/groups"].rows[0].data["pk"]

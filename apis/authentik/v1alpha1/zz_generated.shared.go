@@ -25,6 +25,8 @@ type (
 	ApplicationObservation        = ns.ApplicationObservation
 	ApplicationParameters         = ns.ApplicationParameters
 	Attributes                    = ns.Attributes
+	BrandObservation              = ns.BrandObservation
+	BrandParameters               = ns.BrandParameters
 	CertificateGeneration         = ns.CertificateGeneration
 	CertificateKeyPairObservation = ns.CertificateKeyPairObservation
 	CertificateKeyPairParameters  = ns.CertificateKeyPairParameters
@@ -63,6 +65,8 @@ type (
 	ScopeMapping                  = ns.ScopeMapping
 	StageObservation              = ns.StageObservation
 	StageParameters               = ns.StageParameters
+	TokenObservation              = ns.TokenObservation
+	TokenParameters               = ns.TokenParameters
 	UserLoginStage                = ns.UserLoginStage
 	UserLogoutStage               = ns.UserLogoutStage
 	UserObservation               = ns.UserObservation

@@ -29,6 +29,15 @@ func (l *ApplicationList) GetItems() []resource.Managed {
 	return items
 }
 
+// GetItems of this BrandList.
+func (l *BrandList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
 // GetItems of this CertificateKeyPairList.
 func (l *CertificateKeyPairList) GetItems() []resource.Managed {
 	items := make([]resource.Managed, len(l.Items))
@@ -121,6 +130,15 @@ func (l *SAMLProviderList) GetItems() []resource.Managed {
 
 // GetItems of this StageList.
 func (l *StageList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
+// GetItems of this TokenList.
+func (l *TokenList) GetItems() []resource.Managed {
 	items := make([]resource.Managed, len(l.Items))
 	for i := range l.Items {
 		items[i] = &l.Items[i]
