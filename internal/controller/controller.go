@@ -11,6 +11,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/customresourcesgate"
 
 	authentikapplication "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/application"
+	authentikbrand "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/brand"
 	authentikcertificatekeypair "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/certificatekeypair"
 	authentikflow "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/flow"
 	authentikflowstagebinding "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/flowstagebinding"
@@ -22,6 +23,7 @@ import (
 	authentikproxyprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/proxyprovider"
 	authentiksamlprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/samlprovider"
 	authentikstage "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/stage"
+	authentiktoken "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/token"
 	authentikuser "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/user"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/config"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/keystone/applicationcredential"
@@ -67,6 +69,8 @@ var setups = []struct {
 	{authentikpolicybinding.Setup, authentikpolicybinding.SetupGated},
 	{authentikpropertymapping.Setup, authentikpropertymapping.SetupGated},
 	{authentikcertificatekeypair.Setup, authentikcertificatekeypair.SetupGated},
+	{authentikbrand.Setup, authentikbrand.SetupGated},
+	{authentiktoken.Setup, authentiktoken.SetupGated},
 	{project.Setup, project.SetupGated},
 	{role.Setup, role.SetupGated},
 	{group.Setup, group.SetupGated},

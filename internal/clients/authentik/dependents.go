@@ -140,7 +140,8 @@ func binding(b api.PolicyBinding, where string) adoption.Dependent {
 }
 
 // TokensOfUser lists the user's API tokens and app passwords, which authentik deletes with
-// the user. Verification and recovery tokens (one-time links authentik makes in its flows)
+// the user. Each carries its marker in its description's last line, as our Token writes it:
+// one whose Token is being deleted is waited for, any other is in the way. Verification and recovery tokens (one-time links authentik makes in its flows)
 // are not listed: they act on the user alone and go with it.
 func TokensOfUser(ctx context.Context, c *api.APIClient, pk int32, username string) ([]adoption.Dependent, error) {
 	ts, err := ListAll(ctx, func(page int32) ([]api.Token, int32, error) {
@@ -158,8 +159,14 @@ func TokensOfUser(ctx context.Context, c *api.APIClient, pk int32, username stri
 		if t.GetUser() != pk || (t.GetIntent() != api.INTENTENUM_API && t.GetIntent() != api.INTENTENUM_APP_PASSWORD) {
 			continue
 		}
-		out = append(out, adoption.Dependent{Description: adoption.Description{
-			ID: t.Identifier, Type: typeToken, Key: string(t.GetIntent()) + " token " + t.Identifier + " of user " + username, Markerless: true}})
+		d := adoption.Dependent{
+			Description: adoption.Description{ID: t.Identifier, Type: typeToken, Key: string(t.GetIntent()) + " token " + t.Identifier + " of user " + username},
+			Kind:        v1alpha1.TokenGroupKind.String(), ExternalName: t.Identifier,
+		}
+		if _, m, found, err := provenance.ExtractFromText(t.GetDescription()); found && err == nil {
+			d.Marker = &m
+		}
+		out = append(out, d)
 	}
 	return out, nil
 }

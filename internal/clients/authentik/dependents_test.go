@@ -30,6 +30,12 @@ type dependentsEnv struct {
 	ours                                provenance.Marker
 }
 
+// tokenMarker is the marker of a token our Token manages; tokenKind that kind.
+var (
+	tokenMarker = provenance.Marker{Installation: "inst", Resource: "Token.authentik.identity.crossplane.io/team-a/app", Origin: provenance.OriginCreated}
+	tokenKind   = "Token.authentik.identity.crossplane.io"
+)
+
 func newDependentsEnv(t *testing.T) *dependentsEnv {
 	t.Helper()
 	s, u := authentikapiserver.StartTest(t, authentikapiserver.Options{})
@@ -65,7 +71,7 @@ func newDependentsEnv(t *testing.T) *dependentsEnv {
 	e.entitlement = seed("core/application_entitlements", map[string]any{"name": "admin", "app": e.appPBM})["pbm_uuid"].(string)
 	seed("core/application_entitlements", map[string]any{"name": "admin", "app": other["pk"]})
 	seed("core/tokens", map[string]any{"identifier": "alice-api", "intent": "api", "user": alice["pk"]})
-	seed("core/tokens", map[string]any{"identifier": "alice-app", "intent": "app_password", "user": alice["pk"]})
+	seed("core/tokens", map[string]any{"identifier": "alice-app", "intent": "app_password", "user": alice["pk"], "description": "LDAP\n[provider-identity: " + tokenMarker.Encode() + "]"})
 	seed("core/tokens", map[string]any{"identifier": "alice-recovery", "intent": "recovery", "user": alice["pk"]})
 	seed("core/tokens", map[string]any{"identifier": "alice2-api", "intent": "api", "user": seed("core/users", map[string]any{"username": "xalice"})["pk"]})
 	return e
@@ -114,8 +120,8 @@ func TestDependentLists(t *testing.T) {
 		"TokensOfUserSkipOneTimeLinksAndOtherUsers": {
 			list: func() ([]adoption.Dependent, error) { return TokensOfUser(ctx, e.c, e.alicePK, "alice") },
 			want: []adoption.Dependent{
-				{Description: adoption.Description{ID: "alice-api", Type: typeToken, Key: "api token alice-api of user alice", Markerless: true}},
-				{Description: adoption.Description{ID: "alice-app", Type: typeToken, Key: "app_password token alice-app of user alice", Markerless: true}},
+				{Description: adoption.Description{ID: "alice-api", Type: typeToken, Key: "api token alice-api of user alice"}, Kind: tokenKind, ExternalName: "alice-api"},
+				{Description: adoption.Description{ID: "alice-app", Type: typeToken, Key: "app_password token alice-app of user alice", Marker: &tokenMarker}, Kind: tokenKind, ExternalName: "alice-app"},
 			},
 		},
 		"TokensOfUserFails": {

@@ -66,3 +66,11 @@ func RedirectURI(mode string) clients.Rule {
 		return ""
 	}
 }
+
+// Identifier is a token's identifier: letters, digits, '-' and '_', at most 255.
+func Identifier(v string) string {
+	if len(v) > 255 || !slug.MatchString(v) {
+		return "is not an authentik token identifier: letters, digits, '-' and '_' only, at most 255 characters"
+	}
+	return ""
+}
