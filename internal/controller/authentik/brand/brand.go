@@ -6,8 +6,8 @@ package brand
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 
 	api "goauthentik.io/api/v3"
