@@ -53,6 +53,8 @@ var akKinds = []akKind{
 	{kindFlow, (*akLister).flowObjects},
 	{kindStage, (*akLister).stages},
 	{kindFlowStageBinding, (*akLister).bindings},
+	{kindBrand, (*akLister).brands},
+	{kindToken, (*akLister).tokens},
 }
 
 // AuthentikKinds are the authentik kinds the importer knows, in the order they are listed.

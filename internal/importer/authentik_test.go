@@ -62,6 +62,11 @@ func akTree(t *testing.T) (*authentiktest.Env, map[string]string) {
 	ids["mine-oauth"] = akSeed(t, e, "providers/oauth2", map[string]any{"name": "mine-oauth"})
 	akSeed(t, e, "core/applications", map[string]any{"name": "Mine", "slug": "mine-app", "provider": json.Number(ids["mine-oauth"]),
 		"meta_description": provenance.EmbedInText("", provenance.Marker{Installation: "mine", Resource: "Application.authentik.identity.m.crossplane.io/team-x/mine", Origin: provenance.OriginCreated})})
+	l, _, err := e.Client.API.CoreAPI.CoreBrandsList(context.Background()).Domain("authentik-default").Execute()
+	if err != nil || len(l.Results) != 1 {
+		t.Fatalf("the default brand: %v, %v", l, err)
+	}
+	ids["default-brand"] = l.Results[0].BrandUuid
 	return e, ids
 }
 
@@ -182,6 +187,7 @@ func TestAuthentikImport(t *testing.T) {
 	builtIn := func(kind, describe string) Skip { return Skip{Kind: kind, Describe: describe, Reason: skipBuiltIn} }
 	adminsSkip, akadmin := builtIn("Group", `authentik group "authentik Admins" (pk <admins>)`), builtIn("User", `authentik user "akadmin" (pk 1)`)
 	outpost := builtIn("User", `authentik user "ak-outpost-1" (pk 3)`)
+	defaultBrand := Skip{Kind: "Brand", Describe: `authentik brand "authentik-default" (brand_uuid <default-brand>)`, Reason: skipDefaultBrand}
 	claimedProvider := Skip{Kind: "OAuth2Provider", Describe: `authentik OAuth2 provider "wiki" (ID 1)`,
 		Reason: "is already managed by OAuth2Provider team-y/wiki in the cluster: skipped"}
 	// The provider of this installation's application is no more this installation's than
@@ -198,7 +204,7 @@ func TestAuthentikImport(t *testing.T) {
 		"Observe": {
 			target:    Target{Namespace: "team-x", Mode: ModeObserve, ProviderConfigRef: pc, Installation: "mine"},
 			wantFiles: all,
-			wantSkips: append([]Skip{managedApp, foreignApp, adminsSkip, managedGroup, foreignGroup, foreignProxy, outpost, akadmin}, seededFlowSkips()...),
+			wantSkips: append([]Skip{managedApp, foreignApp, adminsSkip, managedGroup, foreignGroup, foreignProxy, outpost, akadmin, defaultBrand}, seededFlowSkips()...),
 			wantText:  map[string]string{"group-juniors.yaml": wantAkGroupJuniors, "application-wiki.yaml": wantAkApplication},
 		},
 		"Adopt": {
@@ -310,7 +316,7 @@ func TestAuthentikImportErrors(t *testing.T) {
 		want   string
 	}{
 		"Domain":       {filter: Filter{Domain: "team"}, want: errAkDomain},
-		"KeystoneKind": {filter: Filter{Kinds: []string{"Project"}}, want: `--kind "Project" is not an authentik kind this command imports (Group, User, OAuth2Provider, SAMLProvider, ProxyProvider, Application, Flow, Stage, FlowStageBinding)`},
+		"KeystoneKind": {filter: Filter{Kinds: []string{"Project"}}, want: `--kind "Project" is not an authentik kind this command imports (Group, User, OAuth2Provider, SAMLProvider, ProxyProvider, Application, Flow, Stage, FlowStageBinding, Brand, Token)`},
 		"ListFails": {fault: &authentikapiserver.Fault{Method: "GET", PathPrefix: "/providers/saml/", Status: 503},
 			want: "cannot list authentik SAML providers"},
 		"StagesFail": {filter: Filter{Kinds: []string{"Stage"}}, fault: &authentikapiserver.Fault{Method: "GET", PathPrefix: "/stages/password/", Status: 500},

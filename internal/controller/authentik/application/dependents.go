@@ -24,7 +24,8 @@ var _ adoption.Cascader[mr, api.Application] = &External{}
 
 // Dependents lists what authentik deletes with the application: its backchannel providers,
 // the policy bindings on it (deleting the last one would open a restricted application to
-// everyone, were it kept) and its entitlements. Its provider is kept, detached, and is no
+// everyone, were it kept) and its entitlements; and the brands whose default application it
+// is, which authentik changes (the field is cleared). Its provider is kept, detached, and is no
 // dependent: the provider itself does not change.
 func (e *External) Dependents(ctx context.Context, _ mr, a api.Application) ([]adoption.Dependent, error) {
 	out := backchannelProviders(a)
@@ -36,7 +37,11 @@ func (e *External) Dependents(ctx context.Context, _ mr, a api.Application) ([]a
 	if err != nil {
 		return nil, err
 	}
-	return append(append(out, bs...), es...), nil
+	brands, err := authentik.BrandsOfApplication(ctx, e.API, a.Pk, "application "+strconv.Quote(a.Slug))
+	if err != nil {
+		return nil, err
+	}
+	return append(append(append(out, bs...), es...), brands...), nil
 }
 
 // backchannelProviders describes the application's backchannel providers. Providers carry no

@@ -6,6 +6,7 @@ package certificatekeypair
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	api "goauthentik.io/api/v3"
@@ -242,10 +243,19 @@ func (e *external) Delete(ctx context.Context, _ mr, o Object) error {
 
 var _ adoption.Cascader[mr, Object] = &external{}
 
-// Dependents lists the providers that use the pair: authentik clears their key fields
-// (SET_NULL), which changes what they sign and verify with.
+// Dependents lists the providers and brands that use the pair: authentik clears their key
+// fields (SET_NULL), which changes what they sign and verify with, and the certificate a
+// brand's domain is served with.
 func (e *external) Dependents(ctx context.Context, _ mr, o Object) ([]adoption.Dependent, error) {
-	return authentik.ProvidersOfKeypair(ctx, e.c.API, o.Pair.Pk, o.Pair.Name)
+	out, err := authentik.ProvidersOfKeypair(ctx, e.c.API, o.Pair.Pk, o.Pair.Name)
+	if err != nil {
+		return nil, err
+	}
+	bs, err := authentik.BrandsOfKeypair(ctx, e.c.API, o.Pair.Pk, "certificate-key pair "+strconv.Quote(o.Pair.Name))
+	if err != nil {
+		return nil, err
+	}
+	return append(out, bs...), nil
 }
 
 // prepare reads the spec's Secret once per reconcile. A failure is kept for Observe (the pair
