@@ -27,7 +27,10 @@ func TestCELAuthentikBrandToken(t *testing.T) {
 	}
 	key := &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "crossplane-system", Name: "k"}, Key: "k"}
 	out := &xpv2.SecretReference{Namespace: "crossplane-system", Name: "out"}
-	withOut := func(tk *akv1alpha1.Token) *akv1alpha1.Token { tk.Spec.WriteConnectionSecretToReference = out; return tk }
+	withOut := func(tk *akv1alpha1.Token) *akv1alpha1.Token {
+		tk.Spec.WriteConnectionSecretToReference = out
+		return tk
+	}
 	fp := "spec.forProvider"
 	refused := map[string]struct {
 		obj        client.Object

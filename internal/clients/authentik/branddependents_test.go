@@ -46,9 +46,13 @@ func TestBrandsUsing(t *testing.T) {
 		list func() ([]adoption.Dependent, error)
 		want []adoption.Dependent
 	}{
-		"flow":        {func() ([]adoption.Dependent, error) { return BrandsOfFlow(t.Context(), c, flow, `flow "f"`) }, want},
-		"application": {func() ([]adoption.Dependent, error) { return BrandsOfApplication(t.Context(), c, app, `application "a"`) }, want},
-		"keypair":     {func() ([]adoption.Dependent, error) { return BrandsOfKeypair(t.Context(), c, cert, `certificate-key pair "k"`) }, nil},
+		"flow": {func() ([]adoption.Dependent, error) { return BrandsOfFlow(t.Context(), c, flow, `flow "f"`) }, want},
+		"application": {func() ([]adoption.Dependent, error) {
+			return BrandsOfApplication(t.Context(), c, app, `application "a"`)
+		}, want},
+		"keypair": {func() ([]adoption.Dependent, error) {
+			return BrandsOfKeypair(t.Context(), c, cert, `certificate-key pair "k"`)
+		}, nil},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
