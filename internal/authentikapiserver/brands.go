@@ -16,16 +16,17 @@ const msgSingleDefault = "Only a single brand can be set as default."
 // flows, default application and web certificate are cleared when those are
 // deleted.
 func brandKind() *kind {
-	fields := []field{
-		{name: "domain"},
-		{name: "default", def: defBool(false)},
-		{name: "branding_title", def: defStr("authentik")},
-		{name: "branding_logo", def: defStr("/static/dist/assets/icons/icon_left_brand.svg")},
-		{name: "branding_favicon", def: defStr("/static/dist/assets/icons/icon.png")},
-		{name: "branding_custom_css", def: defStr("")},
-		{name: "branding_default_flow_background", def: defStr("/static/dist/assets/images/flow_background.jpg")},
-		{name: "branding_map_tiles", def: defStr("")},
-	}
+	fields := make([]field, 0, 8+len(brandFlows)+4)
+	fields = append(fields,
+		field{name: "domain"},
+		field{name: "default", def: defBool(false)},
+		field{name: "branding_title", def: defStr("authentik")},
+		field{name: "branding_logo", def: defStr("/static/dist/assets/icons/icon_left_brand.svg")},
+		field{name: "branding_favicon", def: defStr("/static/dist/assets/icons/icon.png")},
+		field{name: "branding_custom_css", def: defStr("")},
+		field{name: "branding_default_flow_background", def: defStr("/static/dist/assets/images/flow_background.jpg")},
+		field{name: "branding_map_tiles", def: defStr("")},
+	)
 	for _, f := range brandFlows {
 		fields = append(fields, field{name: f, ref: "flow", def: defNil()})
 	}

@@ -24,7 +24,8 @@ const (
 // (view_key, recorded there as a secret view) only when the Secret lacks it or, with
 // keySecretRef, holds another key than the Secret the spec names.
 func (e *external) object(ctx context.Context, mg mr, t api.Token) (Object, error) {
-	if !shared.WritesConnectionSecret(mg) || e.wantErr != nil {
+	if !shared.WritesConnectionSecret(mg) || !e.resolved() {
+		// Without a spec it can be compared with, nothing is published: Observe reports why.
 		return Object{Token: t}, nil
 	}
 	have, err := shared.PublishedSecret(ctx, e.c.Kube, mg)
@@ -76,3 +77,6 @@ func (e *external) setKey(ctx context.Context, identifier string) error {
 	resp, err := e.c.API.CoreAPI.CoreTokensSetKeyCreate(ctx, identifier).TokenSetKeyRequest(*api.NewTokenSetKeyRequest(e.want.key)).Execute()
 	return authentik.Wrap(err, resp, errSetKey, identifier)
 }
+
+// resolved tells whether the spec was resolved (the user and the key Secret read).
+func (e *external) resolved() bool { return e.wantErr == nil }

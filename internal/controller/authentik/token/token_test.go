@@ -67,7 +67,10 @@ func TestTokenKeyToConnectionSecretOnly(t *testing.T) {
 	if diff := cmp.Diff(map[string]int{"GET /core/tokens/{identifier}/": 1, "GET /core/users/": 1}, e.Server.Counts()); diff != "" {
 		t.Errorf("requests in sync: -want, +got:\n%s", diff)
 	}
-	status, _ := json.Marshal(mg.Status)
+	status, err := json.Marshal(mg.Status)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if strings.Contains(string(status), v.Key) || strings.Contains(r.Observation.Diff, v.Key) {
 		t.Error("the key shows in status or a diff")
 	}
