@@ -211,6 +211,54 @@ func (mg *SAMLProvider) ResolveReferences(ctx context.Context, c client.Reader) 
 	return nil
 }
 
+// ResolveReferences of this Stage, among the resources of its own scope and namespace.
+func (mg *Stage) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if fp.AuthenticatorValidation != nil {
+		if rsp, err := r.ResolveMultiple(ctx, reference.MultiResolutionRequest{
+			CurrentValues: fp.AuthenticatorValidation.ConfigurationStageIDs, References: fp.AuthenticatorValidation.ConfigurationStageRefs, Selector: fp.AuthenticatorValidation.ConfigurationStageSelector,
+			To: reference.To{Managed: &Stage{}, List: &StageList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+		}); err != nil {
+			return errors.Wrap(err, "spec.forProvider.authenticatorValidation.configurationStageIds")
+		} else {
+			fp.AuthenticatorValidation.ConfigurationStageIDs, fp.AuthenticatorValidation.ConfigurationStageRefs = rsp.ResolvedValues, rsp.ResolvedReferences
+		}
+	}
+	if fp.UserWrite != nil {
+		if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+			CurrentValue: reference.FromPtrValue(fp.UserWrite.CreateUsersGroupID), Reference: fp.UserWrite.CreateUsersGroupRef, Selector: fp.UserWrite.CreateUsersGroupSelector,
+			To: reference.To{Managed: &Group{}, List: &GroupList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+		}); err != nil {
+			return errors.Wrap(err, "spec.forProvider.userWrite.createUsersGroupId")
+		} else {
+			fp.UserWrite.CreateUsersGroupID, fp.UserWrite.CreateUsersGroupRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+		}
+	}
+	if fp.Prompt != nil {
+		if rsp, err := r.ResolveMultiple(ctx, reference.MultiResolutionRequest{
+			CurrentValues: fp.Prompt.PromptIDs, References: fp.Prompt.PromptRefs, Selector: fp.Prompt.PromptSelector,
+			To: reference.To{Managed: &Prompt{}, List: &PromptList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+		}); err != nil {
+			return errors.Wrap(err, "spec.forProvider.prompt.promptIds")
+		} else {
+			fp.Prompt.PromptIDs, fp.Prompt.PromptRefs = rsp.ResolvedValues, rsp.ResolvedReferences
+		}
+	}
+	if fp.Prompt != nil {
+		if rsp, err := r.ResolveMultiple(ctx, reference.MultiResolutionRequest{
+			CurrentValues: fp.Prompt.ValidationPolicyIDs, References: fp.Prompt.ValidationPolicyRefs, Selector: fp.Prompt.ValidationPolicySelector,
+			To: reference.To{Managed: &Policy{}, List: &PolicyList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+		}); err != nil {
+			return errors.Wrap(err, "spec.forProvider.prompt.validationPolicyIds")
+		} else {
+			fp.Prompt.ValidationPolicyIDs, fp.Prompt.ValidationPolicyRefs = rsp.ResolvedValues, rsp.ResolvedReferences
+		}
+	}
+	return nil
+}
+
 // ResolveReferences of this User, among the resources of its own scope and namespace.
 func (mg *User) ResolveReferences(ctx context.Context, c client.Reader) error {
 	r := reference.NewAPIResolver(c, mg)

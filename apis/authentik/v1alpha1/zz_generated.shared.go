@@ -25,6 +25,7 @@ type (
 	ApplicationObservation        = ns.ApplicationObservation
 	ApplicationParameters         = ns.ApplicationParameters
 	Attributes                    = ns.Attributes
+	AuthenticatorValidationStage  = ns.AuthenticatorValidationStage
 	CertificateGeneration         = ns.CertificateGeneration
 	CertificateKeyPairObservation = ns.CertificateKeyPairObservation
 	CertificateKeyPairParameters  = ns.CertificateKeyPairParameters
@@ -41,6 +42,7 @@ type (
 	IdentificationStage           = ns.IdentificationStage
 	OAuth2ProviderObservation     = ns.OAuth2ProviderObservation
 	OAuth2ProviderParameters      = ns.OAuth2ProviderParameters
+	OTPThrottling                 = ns.OTPThrottling
 	PasswordExpiryPolicy          = ns.PasswordExpiryPolicy
 	PasswordPolicy                = ns.PasswordPolicy
 	PasswordStage                 = ns.PasswordStage
@@ -48,6 +50,9 @@ type (
 	PolicyBindingParameters       = ns.PolicyBindingParameters
 	PolicyObservation             = ns.PolicyObservation
 	PolicyParameters              = ns.PolicyParameters
+	PromptObservation             = ns.PromptObservation
+	PromptParameters              = ns.PromptParameters
+	PromptStage                   = ns.PromptStage
 	PropertyMappingObservation    = ns.PropertyMappingObservation
 	PropertyMappingParameters     = ns.PropertyMappingParameters
 	PropertyMappingSelector       = ns.PropertyMappingSelector
@@ -67,4 +72,5 @@ type (
 	UserLogoutStage               = ns.UserLogoutStage
 	UserObservation               = ns.UserObservation
 	UserParameters                = ns.UserParameters
+	UserWriteStage                = ns.UserWriteStage
 )
