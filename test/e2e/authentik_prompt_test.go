@@ -75,8 +75,13 @@ func TestAuthentikPromptStages(t *testing.T) {
 		t.Errorf("prompt's stages in status: %v", got)
 	}
 
-	update(t, mail, func(p *akv1alpha1.Prompt) { p.Spec.ForProvider.Label = "E-mail"; p.Spec.ForProvider.Required = ptr(false) })
-	update(t, mfa, func(s *akv1alpha1.Stage) { s.Spec.ForProvider.AuthenticatorValidation.NotConfiguredAction = ptr("deny") })
+	update(t, mail, func(p *akv1alpha1.Prompt) {
+		p.Spec.ForProvider.Label = "E-mail"
+		p.Spec.ForProvider.Required = ptr(false)
+	})
+	update(t, mfa, func(s *akv1alpha1.Stage) {
+		s.Spec.ForProvider.AuthenticatorValidation.NotConfiguredAction = ptr("deny")
+	})
 	eventually(t, 30*time.Second, "the changes in authentik", func() bool {
 		p := authentikAPI.object(t, akPrompts, meta.GetExternalName(mail))
 		return p["label"] == "E-mail" && p["required"] == false &&
