@@ -26,7 +26,8 @@ func moreStageKinds() []*kind {
 	return []*kind{validateStageKind(), userWriteStageKind(), promptStageKind(), promptKind()}
 }
 
-func defFloat(f float64) func(*state) any { return func(*state) any { return f } }
+// defOneFloat is the throttling factors' default, FloatField(default=1).
+func defOneFloat(*state) any { return float64(1) }
 
 // validateStageKind is /stages/authenticator/validate/. Its serializer checks
 // not_configured_action against the configuration_stages of the same request
@@ -42,10 +43,10 @@ func validateStageKind() *kind {
 		{name: "webauthn_user_verification", def: defStr("preferred")},
 		{name: "webauthn_hints", def: defList()},
 		{name: "webauthn_allowed_device_types", def: defList(), ref: webauthnDeviceTypeGroup, many: true},
-		{name: "email_otp_throttling_factor", def: defFloat(1)},
-		{name: "sms_otp_throttling_factor", def: defFloat(1)},
-		{name: "totp_otp_throttling_factor", def: defFloat(1)},
-		{name: "static_otp_throttling_factor", def: defFloat(1)},
+		{name: "email_otp_throttling_factor", def: defOneFloat},
+		{name: "sms_otp_throttling_factor", def: defOneFloat},
+		{name: "totp_otp_throttling_factor", def: defOneFloat},
+		{name: "static_otp_throttling_factor", def: defOneFloat},
 	}, map[string]filter{
 		"configuration_stages": listHasAny("configuration_stages"), "not_configured_action": exact("not_configured_action"),
 	})
