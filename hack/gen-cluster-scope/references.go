@@ -36,7 +36,13 @@ type ref struct {
 	Value, Ref, Selector, To, JSON string
 	// Multiple is true for a list of IDs ([]string), resolved from a list of references.
 	Multiple bool
+	// Parent is the optional block (a pointer to a struct in the parameters) that holds the
+	// fields, such as a Stage's prompt block; empty for a field of the parameters themselves.
+	Parent string
 }
+
+// A structField is a field of a struct as written: its name, type and JSON name.
+type structField struct{ name, typ, json string }
 
 // references writes, into each of dirs, the ResolveReferences methods of the kinds declared
 // in the source directory's *_kind.go files whose parameters carry reference markers. Each
@@ -76,6 +82,7 @@ func parseReferences(from string) ([]kindRefs, error) {
 	fset := token.NewFileSet()
 	params := map[string][]ref{} // parameters type: its references
 	forProvider := map[string]string{}
+	structs := map[string][]structField{}
 	files, err := filepath.Glob(filepath.Join(from, "*.go"))
 	if err != nil {
 		return nil, err
@@ -92,16 +99,49 @@ func parseReferences(from string) ([]kindRefs, error) {
 			if err := scanStruct(ts, params, forProvider); err != nil {
 				return nil, err
 			}
+			structs[ts.Name.Name] = fieldsOf(ts)
 		}
 	}
 	kinds := make([]kindRefs, 0, len(forProvider))
 	for k, p := range forProvider {
-		if len(params[p]) > 0 {
-			kinds = append(kinds, kindRefs{kind: k, refs: params[p]})
+		if refs := withBlocks(p, params, structs); len(refs) > 0 {
+			kinds = append(kinds, kindRefs{kind: k, refs: refs})
 		}
 	}
 	sort.Slice(kinds, func(i, j int) bool { return kinds[i].kind < kinds[j].kind })
 	return kinds, nil
+}
+
+// withBlocks are the references of the parameters type p and those of its optional blocks:
+// fields of p whose type is a pointer to a struct with references (one level deep).
+func withBlocks(p string, params map[string][]ref, structs map[string][]structField) []ref {
+	refs := append([]ref(nil), params[p]...)
+	for _, f := range structs[p] {
+		inner, ok := strings.CutPrefix(f.typ, "*")
+		if !ok {
+			continue
+		}
+		for _, r := range params[inner] {
+			r.Parent, r.JSON = f.name, f.json+"."+r.JSON
+			refs = append(refs, r)
+		}
+	}
+	return refs
+}
+
+// fieldsOf are a struct's named fields, in order.
+func fieldsOf(ts *ast.TypeSpec) []structField {
+	var out []structField
+	for _, fl := range ts.Type.(*ast.StructType).Fields.List {
+		js := ""
+		if fl.Tag != nil {
+			js, _, _ = strings.Cut(reflect.StructTag(strings.Trim(fl.Tag.Value, "`")).Get("json"), ",")
+		}
+		for _, n := range fl.Names {
+			out = append(out, structField{name: n.Name, typ: types.ExprString(fl.Type), json: js})
+		}
+	}
+	return out
 }
 
 // structTypes are the struct type declarations of a file.
@@ -174,23 +214,32 @@ func renderReferences(head string, kinds []kindRefs) []byte {
 	return b.Bytes()
 }
 
-// writeResolve writes the resolution of one reference field.
+// writeResolve writes the resolution of one reference field; a field of an optional block is
+// resolved only when the block is set.
 func writeResolve(b *bytes.Buffer, r ref) {
+	fp := "fp"
+	if r.Parent != "" {
+		fp = "fp." + r.Parent
+		fmt.Fprintf(b, "\tif %s != nil {\n", fp)
+	}
 	if r.Multiple {
 		fmt.Fprintf(b, "\tif rsp, err := r.ResolveMultiple(ctx, reference.MultiResolutionRequest{\n"+
-			"\t\tCurrentValues: fp.%[1]s, References: fp.%[2]s, Selector: fp.%[3]s,\n"+
+			"\t\tCurrentValues: %[6]s.%[1]s, References: %[6]s.%[2]s, Selector: %[6]s.%[3]s,\n"+
 			"\t\tTo: reference.To{Managed: &%[4]s{}, List: &%[4]sList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),\n"+
 			"\t}); err != nil {\n\t\treturn errors.Wrap(err, %[5]q)\n\t} else {\n"+
-			"\t\tfp.%[1]s, fp.%[2]s = rsp.ResolvedValues, rsp.ResolvedReferences\n\t}\n",
-			r.Value, r.Ref, r.Selector, r.To, "spec.forProvider."+r.JSON)
-		return
+			"\t\t%[6]s.%[1]s, %[6]s.%[2]s = rsp.ResolvedValues, rsp.ResolvedReferences\n\t}\n",
+			r.Value, r.Ref, r.Selector, r.To, "spec.forProvider."+r.JSON, fp)
+	} else {
+		fmt.Fprintf(b, "\tif rsp, err := r.Resolve(ctx, reference.ResolutionRequest{\n"+
+			"\t\tCurrentValue: reference.FromPtrValue(%[6]s.%[1]s), Reference: %[6]s.%[2]s, Selector: %[6]s.%[3]s,\n"+
+			"\t\tTo: reference.To{Managed: &%[4]s{}, List: &%[4]sList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),\n"+
+			"\t}); err != nil {\n\t\treturn errors.Wrap(err, %[5]q)\n\t} else {\n"+
+			"\t\t%[6]s.%[1]s, %[6]s.%[2]s = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference\n\t}\n",
+			r.Value, r.Ref, r.Selector, r.To, "spec.forProvider."+r.JSON, fp)
 	}
-	fmt.Fprintf(b, "\tif rsp, err := r.Resolve(ctx, reference.ResolutionRequest{\n"+
-		"\t\tCurrentValue: reference.FromPtrValue(fp.%[1]s), Reference: fp.%[2]s, Selector: fp.%[3]s,\n"+
-		"\t\tTo: reference.To{Managed: &%[4]s{}, List: &%[4]sList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),\n"+
-		"\t}); err != nil {\n\t\treturn errors.Wrap(err, %[5]q)\n\t} else {\n"+
-		"\t\tfp.%[1]s, fp.%[2]s = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference\n\t}\n",
-		r.Value, r.Ref, r.Selector, r.To, "spec.forProvider."+r.JSON)
+	if r.Parent != "" {
+		b.WriteString("\t}\n")
+	}
 }
 
 // refOf reads a field's reference markers: a *string ID is resolved from one reference, a

@@ -63,20 +63,26 @@ func isBoolDefault(f field) bool {
 }
 
 // renderPolicy is PolicySerializer's base fields. bound_to counts the
-// policy's bindings (and prompt stages, which are not modelled).
+// policy's bindings and the prompt stages that validate with it.
 func renderPolicy(rc *renderCtx, k *kind, d map[string]any) map[string]any {
 	meta := policyMetas[k.path]
-	n := int64(0)
-	for _, b := range rc.st.tables["policies/bindings"].rows {
-		if keyOf(b.data["policy"]) == keyOf(d["pk"]) {
-			n++
-		}
-	}
+	n := bindingsOf(rc.st, d["pk"]) + promptStagesUsing(rc.st, d["pk"])
 	return map[string]any{
 		"pk": d["pk"], "name": d["name"], "execution_logging": d["execution_logging"],
 		"component": meta.component, "verbose_name": meta.verbose, "verbose_name_plural": meta.plural,
 		"meta_model_name": meta.metaModel, "bound_to": n,
 	}
+}
+
+// bindingsOf counts the policy's bindings.
+func bindingsOf(st *state, policy any) int64 {
+	n := int64(0)
+	for _, b := range st.tables["policies/bindings"].rows {
+		if keyOf(b.data["policy"]) == keyOf(policy) {
+			n++
+		}
+	}
+	return n
 }
 
 func defInt(n int64) func(*state) any { return func(*state) any { return n } }
@@ -152,11 +158,10 @@ func policiesAllOps(ops map[string]handler, kinds []*kind) {
 	}
 	filters := map[string]filter{
 		"bindings__isnull": func(rc *renderCtx, obj map[string]any, vals []string) (bool, fieldErrors) {
-			return (scalarString(obj["bound_to"]) == "0") == (vals[0] == "true" || vals[0] == "True" || vals[0] == "1"), nil
+			return (bindingsOf(rc.st, obj["pk"]) == 0) == (vals[0] == "true" || vals[0] == "True" || vals[0] == "1"), nil
 		},
-		// Prompt stages are not modelled: no policy is used by one.
-		"promptstage__isnull": func(_ *renderCtx, _ map[string]any, vals []string) (bool, fieldErrors) {
-			return vals[0] == "true" || vals[0] == "True" || vals[0] == "1", nil
+		"promptstage__isnull": func(rc *renderCtx, obj map[string]any, vals []string) (bool, fieldErrors) {
+			return (promptStagesUsing(rc.st, obj["pk"]) == 0) == (vals[0] == "true" || vals[0] == "True" || vals[0] == "1"), nil
 		},
 	}
 	ops["policies_all_list"] = func(c *call) reply {

@@ -25,6 +25,10 @@ var stageMetas = map[string]stageMeta{
 	"stages/user_logout":    {"ak-stage-user-logout-form", "User Logout Stage", "User Logout Stages", "authentik_stages_user_logout.userlogoutstage"},
 	"stages/deny":           {"ak-stage-deny-form", "Deny Stage", "Deny Stages", "authentik_stages_deny.denystage"},
 	"stages/consent":        {"ak-stage-consent-form", "Consent Stage", "Consent Stages", "authentik_stages_consent.consentstage"},
+	"stages/authenticator/validate": {"ak-stage-authenticator-validate-form", "Authenticator Validation Stage", "Authenticator Validation Stages",
+		"authentik_stages_authenticator_validate.authenticatorvalidatestage"},
+	"stages/user_write":    {"ak-stage-user-write-form", "User Write Stage", "User Write Stages", "authentik_stages_user_write.userwritestage"},
+	"stages/prompt/stages": {"ak-stage-prompt-form", "Prompt Stage", "Prompt Stages", "authentik_stages_prompt.promptstage"},
 }
 
 // stageKind builds one stage type: the base Stage fields, the type's own, its
@@ -86,7 +90,7 @@ func flowSet(d map[string]any) map[string]any {
 func stageKinds() []*kind {
 	flowRef := func(name string) field { return field{name: name, def: defNil(), ref: "flow"} }
 	stageRef := func(name string) field { return field{name: name, def: defNil(), ref: stageGroup} }
-	return []*kind{
+	return append([]*kind{
 		stageKind("stages/identification", "stages_identification", "IdentificationStage", []field{
 			{name: "user_fields", def: defList()},
 			stageRef("password_stage"),
@@ -137,7 +141,7 @@ func stageKinds() []*kind {
 			{name: "mode", def: defStr("always_require")},
 			{name: "consent_expire_in", def: defStr("weeks=4")},
 		}, map[string]filter{"mode": exact("mode"), "consent_expire_in": exact("consent_expire_in")}),
-	}
+	}, moreStageKinds()...)
 }
 
 // stagesAllOps serves /stages/all/: list, read and delete over every stage

@@ -19,6 +19,7 @@ import (
 	authentikoauth2provider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/oauth2provider"
 	authentikpolicy "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/policy"
 	authentikpolicybinding "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/policybinding"
+	authentikprompt "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/prompt"
 	authentikpropertymapping "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/propertymapping"
 	authentikproxyprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/proxyprovider"
 	authentiksamlprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/samlprovider"
@@ -64,6 +65,7 @@ var setups = []struct {
 	{authentikproxyprovider.Setup, authentikproxyprovider.SetupGated},
 	{authentikflow.Setup, authentikflow.SetupGated},
 	{authentikstage.Setup, authentikstage.SetupGated},
+	{authentikprompt.Setup, authentikprompt.SetupGated},
 	{authentikflowstagebinding.Setup, authentikflowstagebinding.SetupGated},
 	{authentikpolicy.Setup, authentikpolicy.SetupGated},
 	{authentikpolicybinding.Setup, authentikpolicybinding.SetupGated},

@@ -51,6 +51,7 @@ var akKinds = []akKind{
 	{kindProxyProvider, (*akLister).proxyProviders},
 	{kindApplication, (*akLister).applications},
 	{kindFlow, (*akLister).flowObjects},
+	{kindPrompt, (*akLister).prompts},
 	{kindStage, (*akLister).stages},
 	{kindFlowStageBinding, (*akLister).bindings},
 	{kindBrand, (*akLister).brands},
@@ -113,6 +114,8 @@ type akLister struct {
 	flowList []api.Flow
 	// stageNames maps every stage's pk to its name, read when stages or bindings are listed.
 	stageNames map[string]string
+	// stageRefs fills the references of the stages whose blocks name other objects, by pk.
+	stageRefs map[string]stageRefs
 }
 
 // akObject fills what every authentik object shares.

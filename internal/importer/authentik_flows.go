@@ -22,7 +22,7 @@ const (
 const (
 	skipBuiltInFlow    = "is one of the flows or stages authentik ships: left out; pass --include-builtin to import it"
 	skipBuiltInBinding = "binds into flow %q, which authentik ships: left out; pass --include-builtin to import it"
-	unsupportedStage   = "is a %s, a type the Stage kind has no block for (identification, password, user login, user logout, deny, consent): skipped"
+	unsupportedStage   = "is a %s, a type the Stage kind has no block for (identification, password, user login, user logout, deny, consent, authenticator validation, user write, prompt): skipped"
 	noteMarkerless     = "authentik keeps no marker on flows, stages and bindings (ADR 0002): one that another installation manages cannot be told from a hand-made one, so make sure none does before adopting it"
 )
 
@@ -116,7 +116,14 @@ func (l *akLister) stages(ctx context.Context) error {
 		if ok {
 			block(o, &fp)
 		}
-		o.Build = func(Refs) any { return fp }
+		refs := l.stageRefs[s.Pk]
+		o.Build = func(r Refs) any {
+			out := fp
+			if refs != nil {
+				refs(r, &out)
+			}
+			return out
+		}
 		l.emit(o)
 	}
 	return nil

@@ -16,11 +16,14 @@ import (
 type stageBlock func(o *Object, fp *akv1.StageParameters)
 
 // stageBlocks reads the stages of every type the Stage kind has a block for, by pk: one list
-// per type (ADR 0007). A block names flows by slug and the password stage by name.
+// per type (ADR 0007). A block names flows by slug and the password stage by name; prompts,
+// configuration stages, validation policies and groups by reference where imported (stageRefs).
 func (l *akLister) stageBlocks(ctx context.Context) (map[string]stageBlock, error) {
 	out := map[string]stageBlock{}
+	l.stageRefs = map[string]stageRefs{}
 	for _, read := range []func(context.Context, map[string]stageBlock) error{
 		l.identificationStages, l.passwordStages, l.userLoginStages, l.userLogoutStages, l.denyStages, l.consentStages,
+		l.validationStages, l.userWriteStages, l.promptStages,
 	} {
 		if err := read(ctx, out); err != nil {
 			return nil, err

@@ -316,7 +316,7 @@ func TestAuthentikImportErrors(t *testing.T) {
 		want   string
 	}{
 		"Domain":       {filter: Filter{Domain: "team"}, want: errAkDomain},
-		"KeystoneKind": {filter: Filter{Kinds: []string{"Project"}}, want: `--kind "Project" is not an authentik kind this command imports (Group, User, OAuth2Provider, SAMLProvider, ProxyProvider, Application, Flow, Stage, FlowStageBinding, Brand, Token)`},
+		"KeystoneKind": {filter: Filter{Kinds: []string{"Project"}}, want: `--kind "Project" is not an authentik kind this command imports (Group, User, OAuth2Provider, SAMLProvider, ProxyProvider, Application, Flow, Prompt, Stage, FlowStageBinding, Brand, Token)`},
 		"ListFails": {fault: &authentikapiserver.Fault{Method: "GET", PathPrefix: "/providers/saml/", Status: 503},
 			want: "cannot list authentik SAML providers"},
 		"StagesFail": {filter: Filter{Kinds: []string{"Stage"}}, fault: &authentikapiserver.Fault{Method: "GET", PathPrefix: "/stages/password/", Status: 500},

@@ -67,6 +67,9 @@ func TestImportAuthentik(t *testing.T) {
 	password := seed("password", "stages/password", "pk", map[string]any{"name": "e2e-imp-password", "backends": []any{"authentik.core.auth.InbuiltBackend"}})
 	identification := seed("identification", "stages/identification", "pk", map[string]any{"name": "e2e-imp-id",
 		"user_fields": []any{"username", "email"}, "password_stage": password})
+	prompt := seed("prompt", "stages/prompt/prompts", "pk", map[string]any{"name": "e2e-imp-nick", "field_key": "nick", "label": "Nickname", "type": "text"})
+	seed("form", "stages/prompt/stages", "pk", map[string]any{"name": "e2e-imp-form", "fields": []any{prompt}})
+	seed("write", "stages/user_write", "pk", map[string]any{"name": "e2e-imp-write", "create_users_group": staff})
 	var flow map[string]any
 	if err := json.Unmarshal(authentikAPI.raw(t, "flows/instances", login), &flow); err != nil {
 		t.Fatal(err)
@@ -100,7 +103,7 @@ func TestImportAuthentik(t *testing.T) {
 		t.Fatalf("observe import: %v", err)
 	}
 	wantCounts := map[string]int{"Group": 2, "User": 1, "OAuth2Provider": 1, "SAMLProvider": 1, "ProxyProvider": 1, "Application": 2,
-		"Flow": 1, "Stage": 2, "FlowStageBinding": 2}
+		"Flow": 1, "Prompt": 1, "Stage": 4, "FlowStageBinding": 2}
 	if diff := cmp.Diff(wantCounts, s.Counts()); diff != "" {
 		t.Fatalf("manifests per kind (-want +got):\n%s", diff)
 	}
@@ -145,7 +148,7 @@ func TestImportAuthentik(t *testing.T) {
 		}
 	}
 	for _, o := range objs {
-		if strings.HasSuffix(o.GetKind(), "Provider") || strings.HasPrefix(o.GetKind(), "Flow") || o.GetKind() == "Stage" {
+		if strings.HasSuffix(o.GetKind(), "Provider") || strings.HasPrefix(o.GetKind(), "Flow") || o.GetKind() == "Stage" || o.GetKind() == "Prompt" {
 			cur := o.DeepCopy()
 			if err := kube.Get(ctx, client.ObjectKeyFromObject(o), cur); err != nil || cur.GetAnnotations()[adoption.AnnotationMarker] == "" {
 				t.Errorf("%s %s carries no marker annotation after adoption (%v)", o.GetKind(), o.GetName(), err)

@@ -25,8 +25,7 @@ type (
 	ApplicationObservation        = ns.ApplicationObservation
 	ApplicationParameters         = ns.ApplicationParameters
 	Attributes                    = ns.Attributes
-	BrandObservation              = ns.BrandObservation
-	BrandParameters               = ns.BrandParameters
+	AuthenticatorValidationStage  = ns.AuthenticatorValidationStage
 	CertificateGeneration         = ns.CertificateGeneration
 	CertificateKeyPairObservation = ns.CertificateKeyPairObservation
 	CertificateKeyPairParameters  = ns.CertificateKeyPairParameters
@@ -43,6 +42,7 @@ type (
 	IdentificationStage           = ns.IdentificationStage
 	OAuth2ProviderObservation     = ns.OAuth2ProviderObservation
 	OAuth2ProviderParameters      = ns.OAuth2ProviderParameters
+	OTPThrottling                 = ns.OTPThrottling
 	PasswordExpiryPolicy          = ns.PasswordExpiryPolicy
 	PasswordPolicy                = ns.PasswordPolicy
 	PasswordStage                 = ns.PasswordStage
@@ -50,6 +50,9 @@ type (
 	PolicyBindingParameters       = ns.PolicyBindingParameters
 	PolicyObservation             = ns.PolicyObservation
 	PolicyParameters              = ns.PolicyParameters
+	PromptObservation             = ns.PromptObservation
+	PromptParameters              = ns.PromptParameters
+	PromptStage                   = ns.PromptStage
 	PropertyMappingObservation    = ns.PropertyMappingObservation
 	PropertyMappingParameters     = ns.PropertyMappingParameters
 	PropertyMappingSelector       = ns.PropertyMappingSelector
@@ -65,10 +68,9 @@ type (
 	ScopeMapping                  = ns.ScopeMapping
 	StageObservation              = ns.StageObservation
 	StageParameters               = ns.StageParameters
-	TokenObservation              = ns.TokenObservation
-	TokenParameters               = ns.TokenParameters
 	UserLoginStage                = ns.UserLoginStage
 	UserLogoutStage               = ns.UserLogoutStage
 	UserObservation               = ns.UserObservation
 	UserParameters                = ns.UserParameters
+	UserWriteStage                = ns.UserWriteStage
 )

@@ -27,8 +27,8 @@ type StageStatus struct {
 // +kubebuilder:object:root=true
 
 // A Stage is an authentik stage of one type (identification, password, user login, user
-// logout, deny or consent), set by exactly one block of spec.forProvider. Its external name is
-// its UUID.
+// logout, deny, consent, authenticator validation, user write or prompt), set by exactly one
+// block of spec.forProvider. Its external name is its UUID.
 // +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
 // +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
 // +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"

@@ -5,10 +5,10 @@ import (
 )
 
 // StageParameters are the configurable fields of an authentik stage: its name and exactly one
-// block naming its type and holding that type's settings (see docs/adr/0007-stage-kind.md).
+// block naming its type and holding that type's settings (see docs/adr/0007-one-stage-kind.md).
 // Every optional field left unset is left as authentik has it and never causes a write.
-// +kubebuilder:validation:XValidation:rule="[has(self.identification), has(self.password), has(self.userLogin), has(self.userLogout), has(self.deny), has(self.consent)].filter(x, x).size() == 1",message="a stage has exactly one type: set exactly one of identification, password, userLogin, userLogout, deny and consent"
-// +kubebuilder:validation:XValidation:rule="[has(self.identification), has(self.password), has(self.userLogin), has(self.userLogout), has(self.deny), has(self.consent)] == [has(oldSelf.identification), has(oldSelf.password), has(oldSelf.userLogin), has(oldSelf.userLogout), has(oldSelf.deny), has(oldSelf.consent)]",message="the stage type cannot be changed: authentik keeps each type apart and cannot convert a stage; create a new Stage instead"
+// +kubebuilder:validation:XValidation:rule="[has(self.identification), has(self.password), has(self.userLogin), has(self.userLogout), has(self.deny), has(self.consent), has(self.authenticatorValidation), has(self.userWrite), has(self.prompt)].filter(x, x).size() == 1",message="a stage has exactly one type: set exactly one of identification, password, userLogin, userLogout, deny, consent, authenticatorValidation, userWrite and prompt"
+// +kubebuilder:validation:XValidation:rule="[has(self.identification), has(self.password), has(self.userLogin), has(self.userLogout), has(self.deny), has(self.consent), has(self.authenticatorValidation), has(self.userWrite), has(self.prompt)] == [has(oldSelf.identification), has(oldSelf.password), has(oldSelf.userLogin), has(oldSelf.userLogout), has(oldSelf.deny), has(oldSelf.consent), has(oldSelf.authenticatorValidation), has(oldSelf.userWrite), has(oldSelf.prompt)]",message="the stage type cannot be changed: authentik keeps each type apart and cannot convert a stage; create a new Stage instead"
 type StageParameters struct {
 	// Name of the stage. Stage names are unique across all stage types in authentik; the name
 	// is how an existing stage is found when the resource has no external name.
@@ -39,6 +39,18 @@ type StageParameters struct {
 	// Consent asks the user to consent to an application's access.
 	// +optional
 	Consent *ConsentStage `json:"consent,omitempty"`
+
+	// AuthenticatorValidation asks the user for one of their authenticator devices.
+	// +optional
+	AuthenticatorValidation *AuthenticatorValidationStage `json:"authenticatorValidation,omitempty"`
+
+	// UserWrite writes what the flow gathered into the pending user, creating it if needed.
+	// +optional
+	UserWrite *UserWriteStage `json:"userWrite,omitempty"`
+
+	// Prompt shows the user a form of prompts.
+	// +optional
+	Prompt *PromptStage `json:"prompt,omitempty"`
 }
 
 // IdentificationStage is the settings of an identification stage.

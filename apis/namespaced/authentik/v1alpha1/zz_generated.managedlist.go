@@ -101,6 +101,15 @@ func (l *PolicyList) GetItems() []resource.Managed {
 	return items
 }
 
+// GetItems of this PromptList.
+func (l *PromptList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
 // GetItems of this PropertyMappingList.
 func (l *PropertyMappingList) GetItems() []resource.Managed {
 	items := make([]resource.Managed, len(l.Items))

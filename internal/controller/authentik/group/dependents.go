@@ -13,11 +13,12 @@ var _ adoption.Cascader[mr, api.Group] = &external{}
 
 // Dependents lists what deleting the group deletes or changes: the policy bindings of the
 // group (deleted), its child groups (they lose this parent and what they inherit from it) and
-// its memberships (taken off its members).
+// its memberships (taken off its members) and the user write stages that add created users to
+// it (their group is emptied).
 func (e *external) Dependents(ctx context.Context, _ mr, g api.Group) ([]adoption.Dependent, error) {
 	var out []adoption.Dependent
 	for _, list := range []func(context.Context, *api.APIClient, string, string) ([]adoption.Dependent, error){
-		authentik.BindingsOfGroup, authentik.ChildGroups, authentik.MembersOfGroup,
+		authentik.BindingsOfGroup, authentik.ChildGroups, authentik.MembersOfGroup, authentik.UserWriteStagesOf,
 	} {
 		ds, err := list(ctx, e.c, g.Pk, g.Name)
 		if err != nil {

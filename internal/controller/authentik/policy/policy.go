@@ -227,9 +227,18 @@ var _ adoption.Cascader[mr, Object] = &external{}
 
 // Dependents lists the policy's bindings, which authentik deletes with it (CASCADE): each
 // target would lose the check, and an application without its last binding is open to every
-// user.
+// user. The prompt stages that validate with the policy would silently stop checking what
+// users enter with it, so they count too.
 func (e *external) Dependents(ctx context.Context, _ mr, o Object) ([]adoption.Dependent, error) {
-	return authentik.BindingsOfPolicy(ctx, e.c, o.pk(), o.name())
+	out, err := authentik.BindingsOfPolicy(ctx, e.c, o.pk(), o.name())
+	if err != nil {
+		return nil, err
+	}
+	ds, err := authentik.PromptStagesValidatingWith(ctx, e.c, o.pk(), o.name())
+	if err != nil {
+		return nil, err
+	}
+	return append(out, ds...), nil
 }
 
 func observation(o Object, p identityv1alpha1.Provenance) v1alpha1.PolicyObservation {

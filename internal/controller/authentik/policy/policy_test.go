@@ -194,3 +194,31 @@ func TestPolicyDependents(t *testing.T) {
 		t.Errorf("failing binding list: want an error naming the policy, got %v", err)
 	}
 }
+
+// A policy a prompt stage validates with is a dependent too: deleting it would silently drop
+// the check from the stage.
+func TestPolicyPromptStageDependents(t *testing.T) {
+	e := authentiktest.New(t)
+	mg := newPolicy(v1alpha1.PolicyParameters{Name: "e-val", Expression: &v1alpha1.ExpressionPolicy{Expression: "return True"}})
+	if _, err := kind.Reconcile(e, mg); err != nil {
+		t.Fatal(err)
+	}
+	pk := meta.GetExternalName(mg)
+	p := decode(t, e.Seed(t, "stages/prompt/prompts", map[string]any{"name": "e-p", "field_key": "k", "label": "K", "type": "text"}))
+	e.Seed(t, "stages/prompt/stages", map[string]any{"name": "e-enroll", "fields": []any{p["pk"]}, "validation_policies": []any{pk}})
+	o, err := newDriver(e.Client).Get(e.Ctx, mg, pk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := newDriver(e.Client).(*external).Dependents(e.Ctx, mg, o)
+	if err != nil || len(ds) != 1 || ds[0].Key != "e-enroll" {
+		t.Fatalf("dependents: want the prompt stage e-enroll, got %+v, %v", ds, err)
+	}
+	if err := kind.Delete(e, mg); err == nil {
+		t.Error("delete while a prompt stage validates with it: want it refused")
+	}
+	e.Server.InjectFault(authentikapiserver.Fault{PathPrefix: "/stages/prompt/stages/", Status: 503})
+	if _, err := newDriver(e.Client).(*external).Dependents(e.Ctx, mg, o); err == nil || !strings.Contains(err.Error(), "e-val") {
+		t.Errorf("failing prompt stage list: want an error naming the policy, got %v", err)
+	}
+}

@@ -45,6 +45,12 @@ func desired(ctx context.Context, c *api.APIClient, r *shared.Resolver, fp *v1al
 	case &consent:
 		f.Str("mode", fp.Consent.Mode)
 		f.Str("consent_expire_in", fp.Consent.ConsentExpireIn)
+	case &authenticatorValidation:
+		err = validationFields(ctx, c, fp.AuthenticatorValidation, f)
+	case &userWrite:
+		userWriteFields(fp.UserWrite, f)
+	case &promptStage:
+		err = promptFields(ctx, c, fp.Name, fp.Prompt, f)
 	}
 	if err != nil {
 		return nil, err

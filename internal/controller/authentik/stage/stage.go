@@ -1,6 +1,7 @@
 // Package stage manages authentik stages of the types a Stage's blocks name (identification,
-// password, user login, user logout, deny, consent): one kind, one driver, the type chosen by
-// the block the spec sets (docs/adr/0007-stage-kind.md).
+// password, user login, user logout, deny, consent, authenticator validation, user write,
+// prompt): one kind, one driver, the type chosen by the block the spec sets
+// (docs/adr/0007-one-stage-kind.md).
 package stage
 
 import (
@@ -28,7 +29,7 @@ import (
 const (
 	typeName = "authentik stage"
 
-	errNoType    = "authentik stage %q: spec.forProvider sets no stage type, or more than one: set exactly one of identification, password, userLogin, userLogout, deny and consent"
+	errNoType    = "authentik stage %q: spec.forProvider sets no stage type, or more than one: set exactly one of identification, password, userLogin, userLogout, deny, consent, authenticatorValidation, userWrite and prompt"
 	errGet       = "cannot read authentik %s stage %s"
 	errList      = "cannot look up authentik stages named %q"
 	errOtherType = "authentik stage %q (pk %s) is a %s, not the %s stage spec.forProvider.%s asks for; stage names are unique across all types in authentik: choose another name"
@@ -170,7 +171,10 @@ func (e *external) Observe(mg mr, o Object, p identityv1alpha1.Provenance) adopt
 }
 
 // normalizers compare the lists authentik keeps as sets.
-var normalizers = map[string]shared.Normalizer{"user_fields": shared.Set, "backends": shared.Set}
+var normalizers = map[string]shared.Normalizer{
+	"user_fields": shared.Set, "backends": shared.Set, "device_classes": shared.Set, "configuration_stages": shared.Set,
+	"fields": shared.Set, "validation_policies": shared.Set,
+}
 
 func (e *external) Create(ctx context.Context, mg mr, _ provenance.Marker) (string, managed.ConnectionDetails, error) {
 	fp := mg.Parameters()
@@ -208,12 +212,30 @@ func (e *external) Update(ctx context.Context, mg mr, o Object, _ provenance.Mar
 	if c.UpToDate() {
 		return nil, nil
 	}
+	carryConfigurationStages(c.Changed, e.want, o.Fields)
 	f, resp, err := t.patch(ctx, e.c, o.pk(), c.Changed)
 	if err != nil {
 		return nil, authentik.Wrap(err, resp, errUpdate, t.block, o.name(), o.pk())
 	}
 	*mg.Observation() = observation(Object{Model: o.Model, Fields: f}, mg.Observation().Provenance)
 	return nil, nil
+}
+
+// carryConfigurationStages adds configuration_stages to a PATCH that sets an authenticator
+// validation stage's not_configured_action: authentik checks "configure" against the stages
+// the request itself carries, not the stored ones. They come from the spec, else the stage.
+func carryConfigurationStages(patch, want, have shared.Fields) {
+	if _, ok := patch["not_configured_action"]; !ok {
+		return
+	}
+	if _, ok := patch["configuration_stages"]; ok {
+		return
+	}
+	if v, ok := want["configuration_stages"]; ok {
+		patch["configuration_stages"] = v
+	} else if v, ok := have["configuration_stages"]; ok {
+		patch["configuration_stages"] = v
+	}
 }
 
 // Delete deletes the stage through /stages/all/, which serves every type.

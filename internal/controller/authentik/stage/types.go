@@ -139,6 +139,54 @@ var (
 			})
 		},
 	}
+	authenticatorValidation = stageType{
+		block: "authenticatorValidation", model: "authentik_stages_authenticator_validate.authenticatorvalidatestage",
+		retrieve: func(ctx context.Context, c *api.APIClient, pk string) (shared.Fields, *http.Response, error) {
+			return asFields(c.StagesAPI.StagesAuthenticatorValidateRetrieve(ctx, pk).Execute())
+		},
+		create: func(ctx context.Context, c *api.APIClient, f shared.Fields) (shared.Fields, *http.Response, error) {
+			return send(f, func(r api.AuthenticatorValidateStageRequest) (*api.AuthenticatorValidateStage, *http.Response, error) {
+				return c.StagesAPI.StagesAuthenticatorValidateCreate(ctx).AuthenticatorValidateStageRequest(r).Execute()
+			})
+		},
+		patch: func(ctx context.Context, c *api.APIClient, pk string, f shared.Fields) (shared.Fields, *http.Response, error) {
+			return send(f, func(r api.PatchedAuthenticatorValidateStageRequest) (*api.AuthenticatorValidateStage, *http.Response, error) {
+				return c.StagesAPI.StagesAuthenticatorValidatePartialUpdate(ctx, pk).PatchedAuthenticatorValidateStageRequest(r).Execute()
+			})
+		},
+	}
+	userWrite = stageType{
+		block: "userWrite", model: "authentik_stages_user_write.userwritestage",
+		retrieve: func(ctx context.Context, c *api.APIClient, pk string) (shared.Fields, *http.Response, error) {
+			return asFields(c.StagesAPI.StagesUserWriteRetrieve(ctx, pk).Execute())
+		},
+		create: func(ctx context.Context, c *api.APIClient, f shared.Fields) (shared.Fields, *http.Response, error) {
+			return send(f, func(r api.UserWriteStageRequest) (*api.UserWriteStage, *http.Response, error) {
+				return c.StagesAPI.StagesUserWriteCreate(ctx).UserWriteStageRequest(r).Execute()
+			})
+		},
+		patch: func(ctx context.Context, c *api.APIClient, pk string, f shared.Fields) (shared.Fields, *http.Response, error) {
+			return send(f, func(r api.PatchedUserWriteStageRequest) (*api.UserWriteStage, *http.Response, error) {
+				return c.StagesAPI.StagesUserWritePartialUpdate(ctx, pk).PatchedUserWriteStageRequest(r).Execute()
+			})
+		},
+	}
+	promptStage = stageType{
+		block: "prompt", model: "authentik_stages_prompt.promptstage",
+		retrieve: func(ctx context.Context, c *api.APIClient, pk string) (shared.Fields, *http.Response, error) {
+			return asFields(c.StagesAPI.StagesPromptStagesRetrieve(ctx, pk).Execute())
+		},
+		create: func(ctx context.Context, c *api.APIClient, f shared.Fields) (shared.Fields, *http.Response, error) {
+			return send(f, func(r api.PromptStageRequest) (*api.PromptStage, *http.Response, error) {
+				return c.StagesAPI.StagesPromptStagesCreate(ctx).PromptStageRequest(r).Execute()
+			})
+		},
+		patch: func(ctx context.Context, c *api.APIClient, pk string, f shared.Fields) (shared.Fields, *http.Response, error) {
+			return send(f, func(r api.PatchedPromptStageRequest) (*api.PromptStage, *http.Response, error) {
+				return c.StagesAPI.StagesPromptStagesPartialUpdate(ctx, pk).PatchedPromptStageRequest(r).Execute()
+			})
+		},
+	}
 )
 
 // typeOf is the type the spec's block selects; nil when no block (or, for a resource stored
@@ -152,6 +200,8 @@ func typeOf(fp *v1alpha1.StageParameters) *stageType {
 	}{
 		{fp.Identification != nil, &identification}, {fp.Password != nil, &password}, {fp.UserLogin != nil, &userLogin},
 		{fp.UserLogout != nil, &userLogout}, {fp.Deny != nil, &deny}, {fp.Consent != nil, &consent},
+		{fp.AuthenticatorValidation != nil, &authenticatorValidation}, {fp.UserWrite != nil, &userWrite},
+		{fp.Prompt != nil, &promptStage},
 	} {
 		if c.set {
 			t, n = c.t, n+1
