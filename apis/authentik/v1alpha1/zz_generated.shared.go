@@ -26,6 +26,8 @@ type (
 	ApplicationParameters         = ns.ApplicationParameters
 	Attributes                    = ns.Attributes
 	AuthenticatorValidationStage  = ns.AuthenticatorValidationStage
+	BrandObservation              = ns.BrandObservation
+	BrandParameters               = ns.BrandParameters
 	CertificateGeneration         = ns.CertificateGeneration
 	CertificateKeyPairObservation = ns.CertificateKeyPairObservation
 	CertificateKeyPairParameters  = ns.CertificateKeyPairParameters
@@ -68,6 +70,8 @@ type (
 	ScopeMapping                  = ns.ScopeMapping
 	StageObservation              = ns.StageObservation
 	StageParameters               = ns.StageParameters
+	TokenObservation              = ns.TokenObservation
+	TokenParameters               = ns.TokenParameters
 	UserLoginStage                = ns.UserLoginStage
 	UserLogoutStage               = ns.UserLogoutStage
 	UserObservation               = ns.UserObservation

@@ -59,6 +59,78 @@ func (mg *Application) ResolveReferences(ctx context.Context, c client.Reader) e
 	return nil
 }
 
+// ResolveReferences of this Brand, among the resources of its own scope and namespace.
+func (mg *Brand) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.AuthenticationFlow), Reference: fp.AuthenticationFlowRef, Selector: fp.AuthenticationFlowSelector,
+		To: reference.To{Managed: &Flow{}, List: &FlowList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.authenticationFlow")
+	} else {
+		fp.AuthenticationFlow, fp.AuthenticationFlowRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.InvalidationFlow), Reference: fp.InvalidationFlowRef, Selector: fp.InvalidationFlowSelector,
+		To: reference.To{Managed: &Flow{}, List: &FlowList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.invalidationFlow")
+	} else {
+		fp.InvalidationFlow, fp.InvalidationFlowRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.RecoveryFlow), Reference: fp.RecoveryFlowRef, Selector: fp.RecoveryFlowSelector,
+		To: reference.To{Managed: &Flow{}, List: &FlowList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.recoveryFlow")
+	} else {
+		fp.RecoveryFlow, fp.RecoveryFlowRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.UnenrollmentFlow), Reference: fp.UnenrollmentFlowRef, Selector: fp.UnenrollmentFlowSelector,
+		To: reference.To{Managed: &Flow{}, List: &FlowList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.unenrollmentFlow")
+	} else {
+		fp.UnenrollmentFlow, fp.UnenrollmentFlowRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.UserSettingsFlow), Reference: fp.UserSettingsFlowRef, Selector: fp.UserSettingsFlowSelector,
+		To: reference.To{Managed: &Flow{}, List: &FlowList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.userSettingsFlow")
+	} else {
+		fp.UserSettingsFlow, fp.UserSettingsFlowRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.DeviceCodeFlow), Reference: fp.DeviceCodeFlowRef, Selector: fp.DeviceCodeFlowSelector,
+		To: reference.To{Managed: &Flow{}, List: &FlowList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.deviceCodeFlow")
+	} else {
+		fp.DeviceCodeFlow, fp.DeviceCodeFlowRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.DefaultApplication), Reference: fp.DefaultApplicationRef, Selector: fp.DefaultApplicationSelector,
+		To: reference.To{Managed: &Application{}, List: &ApplicationList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.defaultApplication")
+	} else {
+		fp.DefaultApplication, fp.DefaultApplicationRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.WebCertificateID), Reference: fp.WebCertificateRef, Selector: fp.WebCertificateSelector,
+		To: reference.To{Managed: &CertificateKeyPair{}, List: &CertificateKeyPairList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.webCertificateId")
+	} else {
+		fp.WebCertificateID, fp.WebCertificateRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	return nil
+}
+
 // ResolveReferences of this FlowStageBinding, among the resources of its own scope and namespace.
 func (mg *FlowStageBinding) ResolveReferences(ctx context.Context, c client.Reader) error {
 	r := reference.NewAPIResolver(c, mg)
@@ -255,6 +327,22 @@ func (mg *Stage) ResolveReferences(ctx context.Context, c client.Reader) error {
 		} else {
 			fp.Prompt.ValidationPolicyIDs, fp.Prompt.ValidationPolicyRefs = rsp.ResolvedValues, rsp.ResolvedReferences
 		}
+	}
+	return nil
+}
+
+// ResolveReferences of this Token, among the resources of its own scope and namespace.
+func (mg *Token) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.UserID), Reference: fp.UserRef, Selector: fp.UserSelector,
+		To: reference.To{Managed: &User{}, List: &UserList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.userId")
+	} else {
+		fp.UserID, fp.UserRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
 	}
 	return nil
 }
