@@ -8,7 +8,7 @@ func allKinds() []*kind {
 	kinds = append(kinds, stageKinds()...)
 	kinds = append(kinds, policyKinds()...)
 	return append(kinds, groupKind(), userKind(), roleKind(), flowKind(), certKind(), scopeMappingKind(), samlMappingKind(),
-		policyBindingKind(), tokenKind(), entitlementKind(), flowBindingKind())
+		policyBindingKind(), tokenKind(), entitlementKind(), flowBindingKind(), outpostKind())
 }
 
 // extraOps registers the operations that are not plain CRUD.
@@ -21,6 +21,8 @@ func extraOps(ops map[string]handler, kinds []*kind) {
 	ops["core_users_me_retrieve"] = usersMe
 	ops["providers_saml_metadata_retrieve"] = samlMetadata
 	cryptoOps(ops)
+	outpostOps(ops)
+	ops["core_tokens_view_key_retrieve"] = tokenViewKey
 }
 
 func (s *Server) kindNamed(path string) *kind {

@@ -15,7 +15,9 @@ import (
 	authentikflow "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/flow"
 	authentikflowstagebinding "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/flowstagebinding"
 	authentikgroup "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/group"
+	authentikldapprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/ldapprovider"
 	authentikoauth2provider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/oauth2provider"
+	authentikoutpost "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/outpost"
 	authentikpolicy "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/policy"
 	authentikpolicybinding "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/policybinding"
 	authentikpropertymapping "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/propertymapping"
@@ -60,6 +62,8 @@ var setups = []struct {
 	{authentikoauth2provider.Setup, authentikoauth2provider.SetupGated},
 	{authentiksamlprovider.Setup, authentiksamlprovider.SetupGated},
 	{authentikproxyprovider.Setup, authentikproxyprovider.SetupGated},
+	{authentikldapprovider.Setup, authentikldapprovider.SetupGated},
+	{authentikoutpost.Setup, authentikoutpost.SetupGated},
 	{authentikflow.Setup, authentikflow.SetupGated},
 	{authentikstage.Setup, authentikstage.SetupGated},
 	{authentikflowstagebinding.Setup, authentikflowstagebinding.SetupGated},

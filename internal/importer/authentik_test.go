@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	api "goauthentik.io/api/v3"
 
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
@@ -89,13 +90,13 @@ spec:
 `
 	// The marker and the password's Secret version are the provider's own attributes: never
 	// in a spec. The managed group is referenced by its resource.
-	wantAkUserAdopt = `# Written by kubectl identity import from authentik user "alice" (pk 2).
+	wantAkUserAdopt = `# Written by kubectl identity import from authentik user "alice" (pk 3).
 # ` + noteUserPassword + `
 apiVersion: authentik.identity.m.crossplane.io/v1alpha1
 kind: User
 metadata:
   annotations:
-    crossplane.io/external-name: "2"
+    crossplane.io/external-name: "3"
   name: alice
   namespace: team-x
 spec:
@@ -181,7 +182,9 @@ func TestAuthentikImport(t *testing.T) {
 		Reason: "is already managed by this installation (resource Group.authentik.identity.m.crossplane.io/team-x/ours-already): skipped"}
 	builtIn := func(kind, describe string) Skip { return Skip{Kind: kind, Describe: describe, Reason: skipBuiltIn} }
 	adminsSkip, akadmin := builtIn("Group", `authentik group "authentik Admins" (pk <admins>)`), builtIn("User", `authentik user "akadmin" (pk 1)`)
-	outpost := builtIn("User", `authentik user "ak-outpost-1" (pk 3)`)
+	outpost := builtIn("User", `authentik user "ak-outpost-1" (pk 4)`)
+	// The embedded outpost's service account (pk 2), named after the outpost's UUID.
+	embeddedSA := Skip{Kind: "User", Describe: `authentik user "<embedded-sa>" (pk 2)`, Reason: unsupportedInternalSA}
 	claimedProvider := Skip{Kind: "OAuth2Provider", Describe: `authentik OAuth2 provider "wiki" (ID 1)`,
 		Reason: "is already managed by OAuth2Provider team-y/wiki in the cluster: skipped"}
 	// The provider of this installation's application is no more this installation's than
@@ -198,21 +201,21 @@ func TestAuthentikImport(t *testing.T) {
 		"Observe": {
 			target:    Target{Namespace: "team-x", Mode: ModeObserve, ProviderConfigRef: pc, Installation: "mine"},
 			wantFiles: all,
-			wantSkips: append([]Skip{managedApp, foreignApp, adminsSkip, managedGroup, foreignGroup, foreignProxy, outpost, akadmin}, seededFlowSkips()...),
+			wantSkips: append([]Skip{managedApp, foreignApp, adminsSkip, managedGroup, foreignGroup, foreignProxy, outpost, embeddedSA, akadmin}, seededFlowSkips()...),
 			wantText:  map[string]string{"group-juniors.yaml": wantAkGroupJuniors, "application-wiki.yaml": wantAkApplication},
 		},
 		"Adopt": {
 			filter:    Filter{Kinds: []string{"user", "group"}},
 			target:    Target{Namespace: "team-x", Mode: ModeAdopt, ProviderConfigRef: pc, Installation: "mine"},
 			wantFiles: []string{"group-juniors.yaml", "group-staff.yaml", "user-alice.yaml"},
-			wantSkips: []Skip{adminsSkip, managedGroup, foreignGroup, outpost, akadmin},
+			wantSkips: []Skip{adminsSkip, managedGroup, foreignGroup, outpost, embeddedSA, akadmin},
 			wantText:  map[string]string{"user-alice.yaml": wantAkUserAdopt},
 		},
 		"IncludeBuiltIn": {
 			filter:    Filter{Kinds: []string{"Group", "User"}, BuiltIn: true},
 			target:    Target{Namespace: "team-x", Mode: ModeObserve, Installation: "mine"},
 			wantFiles: []string{"group-authentik-admins-<admins-suffix>.yaml", "group-juniors.yaml", "group-staff.yaml", "user-ak-outpost-1.yaml", "user-akadmin.yaml", "user-alice.yaml"},
-			wantSkips: []Skip{managedGroup, foreignGroup},
+			wantSkips: []Skip{managedGroup, foreignGroup, embeddedSA},
 		},
 		"OnlyApplications": {
 			filter:    Filter{Kinds: []string{"application"}, Name: "w*"},
@@ -249,7 +252,7 @@ func TestAuthentikImport(t *testing.T) {
 				s = strings.ReplaceAll(s, v, "<"+k+">")
 			}
 		}
-		return strings.ReplaceAll(s, admins, "<admins>")
+		return strings.ReplaceAll(strings.ReplaceAll(s, admins, "<admins>"), embeddedSAName(t, e), "<embedded-sa>")
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -281,6 +284,7 @@ func TestAuthentikImport(t *testing.T) {
 				for i := range p.Skipped {
 					p.Skipped[i].Describe = hide(p.Skipped[i].Describe)
 				}
+				slices.SortFunc(p.Skipped, func(a, b Skip) int { return strings.Compare(a.Kind+"\x00"+a.Describe, b.Kind+"\x00"+b.Describe) })
 				wantSkips := slices.Clone(tc.wantSkips)
 				slices.SortFunc(wantSkips, func(a, b Skip) int { return strings.Compare(a.Kind+"\x00"+a.Describe, b.Kind+"\x00"+b.Describe) })
 				if diff := cmp.Diff(wantSkips, p.Skipped, cmpopts.EquateEmpty()); diff != "" {
@@ -289,6 +293,16 @@ func TestAuthentikImport(t *testing.T) {
 			}
 		})
 	}
+}
+
+// embeddedSAName is the username of the embedded outpost's service account.
+func embeddedSAName(t *testing.T, e *authentiktest.Env) string {
+	t.Helper()
+	l, _, err := e.Client.API.CoreAPI.CoreUsersList(context.Background()).Type_([]api.UserTypeEnum{api.USERTYPEENUM_INTERNAL_SERVICE_ACCOUNT}).Execute()
+	if err != nil || len(l.Results) != 1 {
+		t.Fatalf("the embedded outpost's service account: %v, %v", l, err)
+	}
+	return l.Results[0].Username
 }
 
 func mustList(t *testing.T, e *authentiktest.Env) []*Object {

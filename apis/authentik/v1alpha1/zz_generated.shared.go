@@ -39,8 +39,13 @@ type (
 	GroupObservation              = ns.GroupObservation
 	GroupParameters               = ns.GroupParameters
 	IdentificationStage           = ns.IdentificationStage
+	LDAPProviderObservation       = ns.LDAPProviderObservation
+	LDAPProviderParameters        = ns.LDAPProviderParameters
 	OAuth2ProviderObservation     = ns.OAuth2ProviderObservation
 	OAuth2ProviderParameters      = ns.OAuth2ProviderParameters
+	OutpostConfig                 = ns.OutpostConfig
+	OutpostObservation            = ns.OutpostObservation
+	OutpostParameters             = ns.OutpostParameters
 	PasswordExpiryPolicy          = ns.PasswordExpiryPolicy
 	PasswordPolicy                = ns.PasswordPolicy
 	PasswordStage                 = ns.PasswordStage
