@@ -43,17 +43,22 @@ var outpostConfigTypes = map[string]string{
 
 var durationRe = regexp.MustCompile(`^((weeks|days|hours|minutes|seconds|milliseconds|microseconds)=\d+(\.\d+)?;?)+$`)
 
-// defaultOutpostConfig is authentik's default_outpost_config(host).
+// defaultOutpostConfig is authentik's default_outpost_config(host), less the
+// keys whose default is None (container_image, docker_network, docker_labels,
+// kubernetes_ingress_class_name, kubernetes_json_patches): authentik stores and
+// returns them as null, but its document declares config's values
+// non-nullable, and this server stays inside the document. A client must
+// expect both.
 func defaultOutpostConfig(host string) map[string]any {
 	return map[string]any{
 		"authentik_host": host, "authentik_host_insecure": false, "authentik_host_browser": "",
 		"log_level": "info", "object_naming_template": "ak-outpost-%(name)s", "refresh_interval": "minutes=5",
-		"container_image": nil, "docker_network": nil, "docker_map_ports": true, "docker_labels": nil,
+		"docker_map_ports":    true,
 		"kubernetes_replicas": int64(1), "kubernetes_namespace": "default", "kubernetes_ingress_annotations": map[string]any{},
-		"kubernetes_ingress_secret_name": "authentik-outpost-tls", "kubernetes_ingress_class_name": nil,
+		"kubernetes_ingress_secret_name":   "authentik-outpost-tls",
 		"kubernetes_httproute_annotations": map[string]any{}, "kubernetes_httproute_parent_refs": []any{},
 		"kubernetes_service_type": "ClusterIP", "kubernetes_disabled_components": []any{},
-		"kubernetes_image_pull_secrets": []any{}, "kubernetes_json_patches": nil,
+		"kubernetes_image_pull_secrets": []any{},
 	}
 }
 
