@@ -30,7 +30,7 @@ const (
 	errCreate         = "cannot create authentik outpost %q"
 	errUpdate         = "cannot update authentik outpost %q (%s)"
 	errDelete         = "cannot delete authentik outpost %q (%s)"
-	errEmbeddedDelete = "authentik outpost %q (%s) is authentik's embedded outpost: authentik makes it again when it starts, and deleting it stops every provider it serves; set spec.deletionPolicy: Orphan to let the resource go and leave the outpost in authentik"
+	errEmbeddedDelete = "authentik outpost %q (%s) is authentik's embedded outpost: authentik makes it again when it starts, and deleting it stops every provider it serves; let the resource go without deleting it (managementPolicies without Delete, or deletionPolicy: Orphan on a cluster-scoped Outpost)"
 
 	// Embedded is the managed mark authentik gives its own embedded outpost.
 	Embedded = "goauthentik.io/outposts/embedded"
