@@ -185,6 +185,7 @@ func TestAuthentikImport(t *testing.T) {
 	outpost := builtIn("User", `authentik user "ak-outpost-1" (pk 4)`)
 	// The embedded outpost's service account (pk 2), named after the outpost's UUID.
 	embeddedSA := Skip{Kind: "User", Describe: `authentik user "<embedded-sa>" (pk 2)`, Reason: unsupportedInternalSA}
+	embedded := Skip{Kind: "Outpost", Describe: `authentik outpost "authentik Embedded Outpost" (ID <embedded>)`, Reason: skipEmbedded}
 	claimedProvider := Skip{Kind: "OAuth2Provider", Describe: `authentik OAuth2 provider "wiki" (ID 1)`,
 		Reason: "is already managed by OAuth2Provider team-y/wiki in the cluster: skipped"}
 	// The provider of this installation's application is no more this installation's than
@@ -201,7 +202,7 @@ func TestAuthentikImport(t *testing.T) {
 		"Observe": {
 			target:    Target{Namespace: "team-x", Mode: ModeObserve, ProviderConfigRef: pc, Installation: "mine"},
 			wantFiles: all,
-			wantSkips: append([]Skip{managedApp, foreignApp, adminsSkip, managedGroup, foreignGroup, foreignProxy, outpost, embeddedSA, akadmin}, seededFlowSkips()...),
+			wantSkips: append([]Skip{managedApp, foreignApp, adminsSkip, managedGroup, foreignGroup, foreignProxy, outpost, embeddedSA, embedded, akadmin}, seededFlowSkips()...),
 			wantText:  map[string]string{"group-juniors.yaml": wantAkGroupJuniors, "application-wiki.yaml": wantAkApplication},
 		},
 		"Adopt": {
@@ -252,6 +253,7 @@ func TestAuthentikImport(t *testing.T) {
 				s = strings.ReplaceAll(s, v, "<"+k+">")
 			}
 		}
+		s = strings.ReplaceAll(s, embeddedOutpost(t, e), "<embedded>")
 		return strings.ReplaceAll(strings.ReplaceAll(s, admins, "<admins>"), embeddedSAName(t, e), "<embedded-sa>")
 	}
 	for name, tc := range cases {
@@ -295,6 +297,16 @@ func TestAuthentikImport(t *testing.T) {
 	}
 }
 
+// embeddedOutpost is the embedded outpost's UUID.
+func embeddedOutpost(t *testing.T, e *authentiktest.Env) string {
+	t.Helper()
+	l, _, err := e.Client.API.OutpostsAPI.OutpostsInstancesList(context.Background()).ManagedIexact("goauthentik.io/outposts/embedded").Execute()
+	if err != nil || len(l.Results) != 1 {
+		t.Fatalf("the embedded outpost: %v, %v", l, err)
+	}
+	return l.Results[0].Pk
+}
+
 // embeddedSAName is the username of the embedded outpost's service account.
 func embeddedSAName(t *testing.T, e *authentiktest.Env) string {
 	t.Helper()
@@ -324,7 +336,7 @@ func TestAuthentikImportErrors(t *testing.T) {
 		want   string
 	}{
 		"Domain":       {filter: Filter{Domain: "team"}, want: errAkDomain},
-		"KeystoneKind": {filter: Filter{Kinds: []string{"Project"}}, want: `--kind "Project" is not an authentik kind this command imports (Group, User, OAuth2Provider, SAMLProvider, ProxyProvider, Application, Flow, Stage, FlowStageBinding)`},
+		"KeystoneKind": {filter: Filter{Kinds: []string{"Project"}}, want: `--kind "Project" is not an authentik kind this command imports (Group, User, OAuth2Provider, SAMLProvider, ProxyProvider, LDAPProvider, Outpost, Application, Flow, Stage, FlowStageBinding)`},
 		"ListFails": {fault: &authentikapiserver.Fault{Method: "GET", PathPrefix: "/providers/saml/", Status: 503},
 			want: "cannot list authentik SAML providers"},
 		"StagesFail": {filter: Filter{Kinds: []string{"Stage"}}, fault: &authentikapiserver.Fault{Method: "GET", PathPrefix: "/stages/password/", Status: 500},
