@@ -113,7 +113,11 @@ func TestAuthentikLDAPOutpost(t *testing.T) {
 	if got.Status.AtProvider.TokenIdentifier != tokenID {
 		t.Errorf("status.atProvider.tokenIdentifier %q", got.Status.AtProvider.TokenIdentifier)
 	}
-	if b, _ := json.Marshal(got.Status); strings.Contains(string(b), key) {
+	b, err := json.Marshal(got.Status)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), key) {
 		t.Error("the token's key is in the outpost's status")
 	}
 	for _, e := range events(t, o) {
@@ -273,7 +277,7 @@ func TestNamespacedAuthentikOutpost(t *testing.T) {
 		if err := kube.Get(context.Background(), types.NamespacedName{Namespace: ns, Name: "edge-outpost"}, s); err != nil {
 			return false
 		}
-		return string(s.Data["token"]) != "" && string(s.Data["token"]) == viewKey(t, "ak-outpost-"+oid+"-api")
+		return len(s.Data["token"]) != 0 && string(s.Data["token"]) == viewKey(t, "ak-outpost-"+oid+"-api")
 	})
 	if err := kube.Delete(context.Background(), o); err != nil {
 		t.Fatal(err)

@@ -31,7 +31,9 @@ var kind = authentiktest.Kind[mr, Observed]{
 	NewDriver: func(c shared.Client) adoption.Driver[mr, Observed] { return New(c) },
 }
 
-func newMR(name string, mut ...func(*v1alpha1.LDAPProvider)) *v1alpha1.LDAPProvider {
+// newMR is the LDAPProvider "directory" every test uses.
+func newMR(mut ...func(*v1alpha1.LDAPProvider)) *v1alpha1.LDAPProvider {
+	const name = "directory"
 	mg := &v1alpha1.LDAPProvider{
 		ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec: v1alpha1.LDAPProviderSpec{ForProvider: v1alpha1.LDAPProviderParameters{
@@ -66,7 +68,7 @@ func raw(t *testing.T, e *authentiktest.Env, id string) map[string]any {
 
 func TestLifecycle(t *testing.T) {
 	e := authentiktest.New(t)
-	mg := newMR("directory", func(mg *v1alpha1.LDAPProvider) {
+	mg := newMR(func(mg *v1alpha1.LDAPProvider) {
 		fp := &mg.Spec.ForProvider
 		fp.BaseDN = ptr("DC=ldap,DC=example,DC=com")
 		fp.BindMode = ptr("cached")
@@ -107,8 +109,11 @@ func TestLifecycle(t *testing.T) {
 
 	// A change by hand to a managed field is reverted with a PATCH of that field alone; an
 	// unmanaged one stays.
-	pk, _ := strconv.Atoi(id)
-	if _, _, err := e.Client.API.ProvidersAPI.ProvidersLdapPartialUpdate(e.Ctx, int32(pk)).PatchedLDAPProviderRequest(api.PatchedLDAPProviderRequest{
+	pk, err := shared.ParsePK(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := e.Client.API.ProvidersAPI.ProvidersLdapPartialUpdate(e.Ctx, pk).PatchedLDAPProviderRequest(api.PatchedLDAPProviderRequest{
 		BindMode: ptr(api.LDAPAPIACCESSMODE_DIRECT), GidStartNumber: ptr(int32(7000))}).Execute(); err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +162,7 @@ func TestUnresolvedFlow(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			e := authentiktest.New(t)
-			_, err := kind.Reconcile(e, newMR("directory", tc.mut))
+			_, err := kind.Reconcile(e, newMR(tc.mut))
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Fatalf("got %v, want an error containing %q", err, tc.wantErr)
 			}
@@ -182,7 +187,7 @@ func TestInjectedFailures(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e := authentiktest.New(t)
 			e.Server.InjectFault(tc.fault)
-			_, err := kind.Reconcile(e, newMR("directory"))
+			_, err := kind.Reconcile(e, newMR())
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Fatalf("got %v, want an error containing %q", err, tc.wantErr)
 			}
@@ -202,7 +207,7 @@ func TestHandMade(t *testing.T) {
 			}
 			id := strconv.Itoa(int(p["pk"].(float64)))
 			before := e.Raw(t, "providers/ldap", id)
-			mg := newMR("directory", func(mg *v1alpha1.LDAPProvider) {
+			mg := newMR(func(mg *v1alpha1.LDAPProvider) {
 				mg.Spec.ForProvider.BaseDN = ptr("DC=ours")
 				mg.Spec.AdoptionPolicy = policy
 			})
@@ -231,11 +236,14 @@ func TestHandMade(t *testing.T) {
 // hand-made one (or the embedded outpost) serves it.
 func TestDeleteWhileAnOutpostServesIt(t *testing.T) {
 	e := authentiktest.New(t)
-	mg := newMR("directory")
+	mg := newMR()
 	reconcile(t, e, mg)
-	pk, _ := strconv.Atoi(meta.GetExternalName(mg))
+	pk, err := shared.ParsePK(meta.GetExternalName(mg))
+	if err != nil {
+		t.Fatal(err)
+	}
 	e.Seed(t, "outposts/instances", map[string]any{"name": "ldap-hand", "type": "ldap", "providers": []any{pk}, "config": map[string]any{}})
-	err := kind.Delete(e, mg)
+	err = kind.Delete(e, mg)
 	var be *adoption.DeletionBlockedError
 	if !errors.As(err, &be) {
 		t.Fatalf("got %v, want the deletion blocked", err)
@@ -253,7 +261,7 @@ func TestNamespaced(t *testing.T) {
 	nsKind := authentiktest.Kind[mr, Observed]{GroupKind: nsv1alpha1.LDAPProviderGroupKind.String(), NewDriver: kind.NewDriver}
 	mg := &nsv1alpha1.LDAPProvider{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "directory"},
-		Spec:       nsv1alpha1.LDAPProviderSpec{ForProvider: newMR("directory").Spec.ForProvider},
+		Spec:       nsv1alpha1.LDAPProviderSpec{ForProvider: newMR().Spec.ForProvider},
 	}
 	if r, err := nsKind.Reconcile(e, mg); err != nil || !r.Created {
 		t.Fatalf("first reconcile: created %v, %v", r.Created, err)

@@ -12,9 +12,8 @@ import (
 	api "goauthentik.io/api/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
-
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
 	nsv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
