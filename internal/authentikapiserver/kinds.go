@@ -8,7 +8,7 @@ func allKinds() []*kind {
 	kinds = append(kinds, stageKinds()...)
 	kinds = append(kinds, policyKinds()...)
 	return append(kinds, groupKind(), userKind(), roleKind(), flowKind(), certKind(), scopeMappingKind(), samlMappingKind(),
-		policyBindingKind(), tokenKind(), entitlementKind(), flowBindingKind(), brandKind())
+		policyBindingKind(), tokenKind(), entitlementKind(), flowBindingKind(), brandKind(), outpostKind())
 }
 
 // extraOps registers the operations that are not plain CRUD.
@@ -22,6 +22,7 @@ func extraOps(ops map[string]handler, kinds []*kind) {
 	ops["providers_saml_metadata_retrieve"] = samlMetadata
 	cryptoOps(ops)
 	tokenOps(ops)
+	outpostOps(ops)
 }
 
 func (s *Server) kindNamed(path string) *kind {

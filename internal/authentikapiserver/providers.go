@@ -19,6 +19,7 @@ var providerMetas = map[string]providerMeta{
 	"providers/oauth2": {"ak-provider-oauth2-form", "OAuth2/OpenID Provider", "OAuth2/OpenID Providers", "authentik_providers_oauth2.oauth2provider"},
 	"providers/saml":   {"ak-provider-saml-form", "SAML Provider", "SAML Providers", "authentik_providers_saml.samlprovider"},
 	"providers/proxy":  {"ak-provider-proxy-form", "Proxy Provider", "Proxy Providers", "authentik_providers_proxy.proxyprovider"},
+	"providers/ldap":   {"ak-provider-ldap-form", "LDAP Provider", "LDAP Providers", "authentik_providers_ldap.ldapprovider"},
 }
 
 // defaultFlow is a seed-only default: the API requires both flows, but an
@@ -100,7 +101,7 @@ func withFields(out, d map[string]any, names ...string) map[string]any {
 }
 
 func providerKinds() []*kind {
-	return []*kind{oauth2Kind(), samlKind(), proxyKind()}
+	return []*kind{oauth2Kind(), samlKind(), proxyKind(), ldapKind()}
 }
 
 // providersAllOps serves /providers/all/: a read-and-delete view over every

@@ -81,7 +81,7 @@ func proxyKind() *kind {
 			"access_token_validity", "refresh_token_validity")
 		out["client_id"] = d["client_id"]
 		out["redirect_uris"] = proxyRedirectURIs(d)
-		out["outpost_set"] = []any{}
+		out["outpost_set"] = outpostSet(rc.st, d["pk"])
 		return out
 	}
 	return k

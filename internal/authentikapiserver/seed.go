@@ -69,4 +69,5 @@ func seedDefaults(st *state) {
 	must("core/groups", map[string]any{"name": "authentik Admins", "is_superuser": true})
 	admins := st.tables["core/groups"].rows[0].data["pk"]
 	must("core/users", map[string]any{"username": "akadmin", "name": "authentik Default Admin", "email": "root@localhost", "groups": []any{admins}})
+	seedEmbeddedOutpost(st)
 }

@@ -125,6 +125,11 @@ func tokenOps(ops map[string]handler) {
 		if r == nil {
 			return notFound(k.model)
 		}
+		// A token made with its owner (an outpost's) gets its key when first asked for, as
+		// one made through the endpoint gets it at creation; it is never rendered elsewhere.
+		if str(r.data["key"]) == "" {
+			r.data["key"] = randomString(tokenKeyLength)
+		}
 		return jsonReply(http.StatusOK, map[string]any{"key": str(r.data["key"])})
 	}
 	ops["core_tokens_set_key_create"] = func(c *call) reply {

@@ -16,7 +16,9 @@ import (
 	authentikflow "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/flow"
 	authentikflowstagebinding "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/flowstagebinding"
 	authentikgroup "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/group"
+	authentikldapprovider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/ldapprovider"
 	authentikoauth2provider "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/oauth2provider"
+	authentikoutpost "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/outpost"
 	authentikpolicy "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/policy"
 	authentikpolicybinding "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/policybinding"
 	authentikprompt "github.com/crossplane-contrib/provider-identity/internal/controller/authentik/prompt"
@@ -63,6 +65,8 @@ var setups = []struct {
 	{authentikoauth2provider.Setup, authentikoauth2provider.SetupGated},
 	{authentiksamlprovider.Setup, authentiksamlprovider.SetupGated},
 	{authentikproxyprovider.Setup, authentikproxyprovider.SetupGated},
+	{authentikldapprovider.Setup, authentikldapprovider.SetupGated},
+	{authentikoutpost.Setup, authentikoutpost.SetupGated},
 	{authentikflow.Setup, authentikflow.SetupGated},
 	{authentikstage.Setup, authentikstage.SetupGated},
 	{authentikprompt.Setup, authentikprompt.SetupGated},

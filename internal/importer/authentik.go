@@ -49,6 +49,8 @@ var akKinds = []akKind{
 	{kindOAuth2Provider, (*akLister).oauth2Providers},
 	{kindSAMLProvider, (*akLister).samlProviders},
 	{kindProxyProvider, (*akLister).proxyProviders},
+	{kindLDAPProvider, (*akLister).ldapProviders},
+	{kindOutpost, (*akLister).outposts},
 	{kindApplication, (*akLister).applications},
 	{kindFlow, (*akLister).flowObjects},
 	{kindPrompt, (*akLister).prompts},
@@ -102,7 +104,7 @@ type akLister struct {
 	f   Filter
 	out []*Object
 
-	// providerKind maps every OAuth2, SAML and proxy provider's ID to its kind.
+	// providerKind maps every OAuth2, SAML, proxy and LDAP provider's ID to its kind.
 	providerKind map[int32]string
 	// appMarker maps every application's slug to its marker (nil: none).
 	appMarker map[string]*provenance.Marker

@@ -162,5 +162,7 @@ func setApplicationProvider(fp *akv1.ApplicationParameters, kind string, r Refs,
 		fp.SAMLProviderRef, fp.SAMLProviderID = ref, id
 	case kindProxyProvider:
 		fp.ProxyProviderRef, fp.ProxyProviderID = ref, id
+	case kindLDAPProvider:
+		fp.LDAPProviderRef, fp.LDAPProviderID = ref, id
 	}
 }

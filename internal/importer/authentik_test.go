@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	api "goauthentik.io/api/v3"
 
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
@@ -94,13 +95,13 @@ spec:
 `
 	// The marker and the password's Secret version are the provider's own attributes: never
 	// in a spec. The managed group is referenced by its resource.
-	wantAkUserAdopt = `# Written by kubectl identity import from authentik user "alice" (pk 2).
+	wantAkUserAdopt = `# Written by kubectl identity import from authentik user "alice" (pk 3).
 # ` + noteUserPassword + `
 apiVersion: authentik.identity.m.crossplane.io/v1alpha1
 kind: User
 metadata:
   annotations:
-    crossplane.io/external-name: "2"
+    crossplane.io/external-name: "3"
   name: alice
   namespace: team-x
 spec:
@@ -186,7 +187,10 @@ func TestAuthentikImport(t *testing.T) {
 		Reason: "is already managed by this installation (resource Group.authentik.identity.m.crossplane.io/team-x/ours-already): skipped"}
 	builtIn := func(kind, describe string) Skip { return Skip{Kind: kind, Describe: describe, Reason: skipBuiltIn} }
 	adminsSkip, akadmin := builtIn("Group", `authentik group "authentik Admins" (pk <admins>)`), builtIn("User", `authentik user "akadmin" (pk 1)`)
-	outpost := builtIn("User", `authentik user "ak-outpost-1" (pk 3)`)
+	outpost := builtIn("User", `authentik user "ak-outpost-1" (pk 4)`)
+	// The embedded outpost's service account (pk 2), named after the outpost's UUID.
+	embeddedSA := Skip{Kind: "User", Describe: `authentik user "<embedded-sa>" (pk 2)`, Reason: unsupportedInternalSA}
+	embedded := Skip{Kind: "Outpost", Describe: `authentik outpost "authentik Embedded Outpost" (ID <embedded>)`, Reason: skipEmbedded}
 	defaultBrand := Skip{Kind: "Brand", Describe: `authentik brand "authentik-default" (brand_uuid <default-brand>)`, Reason: skipDefaultBrand}
 	claimedProvider := Skip{Kind: "OAuth2Provider", Describe: `authentik OAuth2 provider "wiki" (ID 1)`,
 		Reason: "is already managed by OAuth2Provider team-y/wiki in the cluster: skipped"}
@@ -204,21 +208,21 @@ func TestAuthentikImport(t *testing.T) {
 		"Observe": {
 			target:    Target{Namespace: "team-x", Mode: ModeObserve, ProviderConfigRef: pc, Installation: "mine"},
 			wantFiles: all,
-			wantSkips: append([]Skip{managedApp, foreignApp, adminsSkip, managedGroup, foreignGroup, foreignProxy, outpost, akadmin, defaultBrand}, seededFlowSkips()...),
+			wantSkips: append([]Skip{managedApp, foreignApp, adminsSkip, managedGroup, foreignGroup, foreignProxy, outpost, embeddedSA, embedded, akadmin, defaultBrand}, seededFlowSkips()...),
 			wantText:  map[string]string{"group-juniors.yaml": wantAkGroupJuniors, "application-wiki.yaml": wantAkApplication},
 		},
 		"Adopt": {
 			filter:    Filter{Kinds: []string{"user", "group"}},
 			target:    Target{Namespace: "team-x", Mode: ModeAdopt, ProviderConfigRef: pc, Installation: "mine"},
 			wantFiles: []string{"group-juniors.yaml", "group-staff.yaml", "user-alice.yaml"},
-			wantSkips: []Skip{adminsSkip, managedGroup, foreignGroup, outpost, akadmin},
+			wantSkips: []Skip{adminsSkip, managedGroup, foreignGroup, outpost, embeddedSA, akadmin},
 			wantText:  map[string]string{"user-alice.yaml": wantAkUserAdopt},
 		},
 		"IncludeBuiltIn": {
 			filter:    Filter{Kinds: []string{"Group", "User"}, BuiltIn: true},
 			target:    Target{Namespace: "team-x", Mode: ModeObserve, Installation: "mine"},
 			wantFiles: []string{"group-authentik-admins-<admins-suffix>.yaml", "group-juniors.yaml", "group-staff.yaml", "user-ak-outpost-1.yaml", "user-akadmin.yaml", "user-alice.yaml"},
-			wantSkips: []Skip{managedGroup, foreignGroup},
+			wantSkips: []Skip{managedGroup, foreignGroup, embeddedSA},
 		},
 		"OnlyApplications": {
 			filter:    Filter{Kinds: []string{"application"}, Name: "w*"},
@@ -255,7 +259,8 @@ func TestAuthentikImport(t *testing.T) {
 				s = strings.ReplaceAll(s, v, "<"+k+">")
 			}
 		}
-		return strings.ReplaceAll(s, admins, "<admins>")
+		s = strings.ReplaceAll(s, embeddedOutpost(t, e), "<embedded>")
+		return strings.ReplaceAll(strings.ReplaceAll(s, admins, "<admins>"), embeddedSAName(t, e), "<embedded-sa>")
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -287,6 +292,7 @@ func TestAuthentikImport(t *testing.T) {
 				for i := range p.Skipped {
 					p.Skipped[i].Describe = hide(p.Skipped[i].Describe)
 				}
+				slices.SortFunc(p.Skipped, func(a, b Skip) int { return strings.Compare(a.Kind+"\x00"+a.Describe, b.Kind+"\x00"+b.Describe) })
 				wantSkips := slices.Clone(tc.wantSkips)
 				slices.SortFunc(wantSkips, func(a, b Skip) int { return strings.Compare(a.Kind+"\x00"+a.Describe, b.Kind+"\x00"+b.Describe) })
 				if diff := cmp.Diff(wantSkips, p.Skipped, cmpopts.EquateEmpty()); diff != "" {
@@ -295,6 +301,26 @@ func TestAuthentikImport(t *testing.T) {
 			}
 		})
 	}
+}
+
+// embeddedOutpost is the embedded outpost's UUID.
+func embeddedOutpost(t *testing.T, e *authentiktest.Env) string {
+	t.Helper()
+	l, _, err := e.Client.API.OutpostsAPI.OutpostsInstancesList(context.Background()).ManagedIexact("goauthentik.io/outposts/embedded").Execute()
+	if err != nil || len(l.Results) != 1 {
+		t.Fatalf("the embedded outpost: %v, %v", l, err)
+	}
+	return l.Results[0].Pk
+}
+
+// embeddedSAName is the username of the embedded outpost's service account.
+func embeddedSAName(t *testing.T, e *authentiktest.Env) string {
+	t.Helper()
+	l, _, err := e.Client.API.CoreAPI.CoreUsersList(context.Background()).Type_([]api.UserTypeEnum{api.USERTYPEENUM_INTERNAL_SERVICE_ACCOUNT}).Execute()
+	if err != nil || len(l.Results) != 1 {
+		t.Fatalf("the embedded outpost's service account: %v, %v", l, err)
+	}
+	return l.Results[0].Username
 }
 
 func mustList(t *testing.T, e *authentiktest.Env) []*Object {
@@ -316,7 +342,7 @@ func TestAuthentikImportErrors(t *testing.T) {
 		want   string
 	}{
 		"Domain":       {filter: Filter{Domain: "team"}, want: errAkDomain},
-		"KeystoneKind": {filter: Filter{Kinds: []string{"Project"}}, want: `--kind "Project" is not an authentik kind this command imports (Group, User, OAuth2Provider, SAMLProvider, ProxyProvider, Application, Flow, Prompt, Stage, FlowStageBinding, Brand, Token)`},
+		"KeystoneKind": {filter: Filter{Kinds: []string{"Project"}}, want: `--kind "Project" is not an authentik kind this command imports (Group, User, OAuth2Provider, SAMLProvider, ProxyProvider, LDAPProvider, Outpost, Application, Flow, Prompt, Stage, FlowStageBinding, Brand, Token)`},
 		"ListFails": {fault: &authentikapiserver.Fault{Method: "GET", PathPrefix: "/providers/saml/", Status: 503},
 			want: "cannot list authentik SAML providers"},
 		"StagesFail": {filter: Filter{Kinds: []string{"Stage"}}, fault: &authentikapiserver.Fault{Method: "GET", PathPrefix: "/stages/password/", Status: 500},

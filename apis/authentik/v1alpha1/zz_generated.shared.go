@@ -25,9 +25,6 @@ type (
 	ApplicationObservation        = ns.ApplicationObservation
 	ApplicationParameters         = ns.ApplicationParameters
 	Attributes                    = ns.Attributes
-	AuthenticatorValidationStage  = ns.AuthenticatorValidationStage
-	BrandObservation              = ns.BrandObservation
-	BrandParameters               = ns.BrandParameters
 	CertificateGeneration         = ns.CertificateGeneration
 	CertificateKeyPairObservation = ns.CertificateKeyPairObservation
 	CertificateKeyPairParameters  = ns.CertificateKeyPairParameters
@@ -42,9 +39,13 @@ type (
 	GroupObservation              = ns.GroupObservation
 	GroupParameters               = ns.GroupParameters
 	IdentificationStage           = ns.IdentificationStage
+	LDAPProviderObservation       = ns.LDAPProviderObservation
+	LDAPProviderParameters        = ns.LDAPProviderParameters
 	OAuth2ProviderObservation     = ns.OAuth2ProviderObservation
 	OAuth2ProviderParameters      = ns.OAuth2ProviderParameters
-	OTPThrottling                 = ns.OTPThrottling
+	OutpostConfig                 = ns.OutpostConfig
+	OutpostObservation            = ns.OutpostObservation
+	OutpostParameters             = ns.OutpostParameters
 	PasswordExpiryPolicy          = ns.PasswordExpiryPolicy
 	PasswordPolicy                = ns.PasswordPolicy
 	PasswordStage                 = ns.PasswordStage
@@ -52,9 +53,6 @@ type (
 	PolicyBindingParameters       = ns.PolicyBindingParameters
 	PolicyObservation             = ns.PolicyObservation
 	PolicyParameters              = ns.PolicyParameters
-	PromptObservation             = ns.PromptObservation
-	PromptParameters              = ns.PromptParameters
-	PromptStage                   = ns.PromptStage
 	PropertyMappingObservation    = ns.PropertyMappingObservation
 	PropertyMappingParameters     = ns.PropertyMappingParameters
 	PropertyMappingSelector       = ns.PropertyMappingSelector
@@ -70,11 +68,8 @@ type (
 	ScopeMapping                  = ns.ScopeMapping
 	StageObservation              = ns.StageObservation
 	StageParameters               = ns.StageParameters
-	TokenObservation              = ns.TokenObservation
-	TokenParameters               = ns.TokenParameters
 	UserLoginStage                = ns.UserLoginStage
 	UserLogoutStage               = ns.UserLogoutStage
 	UserObservation               = ns.UserObservation
 	UserParameters                = ns.UserParameters
-	UserWriteStage                = ns.UserWriteStage
 )

@@ -65,6 +65,7 @@ var providerKinds = map[string]string{
 	"authentik_providers_oauth2.oauth2provider": v1alpha1.OAuth2ProviderGroupKind.String(),
 	"authentik_providers_saml.samlprovider":     v1alpha1.SAMLProviderGroupKind.String(),
 	"authentik_providers_proxy.proxyprovider":   v1alpha1.ProxyProviderGroupKind.String(),
+	"authentik_providers_ldap.ldapprovider":     v1alpha1.LDAPProviderGroupKind.String(),
 }
 
 // ProvidersOfFlow lists the providers (of every type) that use the flow: authentik deletes

@@ -31,13 +31,13 @@ type providerUse struct {
 	mappings []string
 }
 
-// ProvidersOfKeypair lists the OAuth2, SAML and proxy providers that use the pair as a
+// ProvidersOfKeypair lists the OAuth2, SAML, proxy and LDAP providers that use the pair as a
 // signing, verification, encryption or TLS key.
 func ProvidersOfKeypair(ctx context.Context, c *api.APIClient, pk, name string) ([]adoption.Dependent, error) {
 	return providersUsing(ctx, c, "certificate-key pair "+strconv.Quote(name), func(u providerUse) bool { return slices.Contains(u.keys, pk) })
 }
 
-// ProvidersOfMapping lists the OAuth2, SAML and proxy providers that use the property mapping.
+// ProvidersOfMapping lists the OAuth2, SAML, proxy and LDAP providers that use the property mapping.
 func ProvidersOfMapping(ctx context.Context, c *api.APIClient, pk, name string) ([]adoption.Dependent, error) {
 	return providersUsing(ctx, c, "property mapping "+strconv.Quote(name), func(u providerUse) bool { return slices.Contains(u.mappings, pk) })
 }
@@ -48,6 +48,7 @@ func providersUsing(ctx context.Context, c *api.APIClient, what string, uses fun
 		func() ([]providerUse, error) { return oauth2Uses(ctx, c) },
 		func() ([]providerUse, error) { return samlUses(ctx, c) },
 		func() ([]providerUse, error) { return proxyUses(ctx, c) },
+		func() ([]providerUse, error) { return ldapUses(ctx, c) },
 	} {
 		us, err := list()
 		if err != nil {
@@ -120,6 +121,25 @@ func proxyUses(ctx context.Context, c *api.APIClient) ([]providerUse, error) {
 	out := make([]providerUse, 0, len(ps))
 	for _, p := range ps {
 		out = append(out, providerUse{pk: p.Pk, name: p.Name, verbose: p.VerboseName, kind: v1alpha1.ProxyProviderGroupKind.String(),
+			keys: []string{p.GetCertificate()}, mappings: p.GetPropertyMappings()})
+	}
+	return out, nil
+}
+
+func ldapUses(ctx context.Context, c *api.APIClient) ([]providerUse, error) {
+	ps, err := ListAll(ctx, func(page int32) ([]api.LDAPProvider, int32, error) {
+		l, resp, err := c.ProvidersAPI.ProvidersLdapList(ctx).Page(page).PageSize(PageSize).Execute()
+		if err != nil {
+			return nil, 0, AsError(err, resp)
+		}
+		return l.Results, NextPage(l.Pagination), nil
+	})
+	if err != nil {
+		return nil, errors.Wrapf(err, errListKeyProviders, "LDAP")
+	}
+	out := make([]providerUse, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, providerUse{pk: p.Pk, name: p.Name, verbose: p.VerboseName, kind: v1alpha1.LDAPProviderGroupKind.String(),
 			keys: []string{p.GetCertificate()}, mappings: p.GetPropertyMappings()})
 	}
 	return out, nil

@@ -8,7 +8,7 @@ import (
 
 // ApplicationParameters are the configurable fields of an authentik application. Every
 // optional field left unset is left as authentik has it and never causes a write.
-// +kubebuilder:validation:XValidation:rule="[has(self.oauth2ProviderId) || has(self.oauth2ProviderRef) || has(self.oauth2ProviderSelector), has(self.samlProviderId) || has(self.samlProviderRef) || has(self.samlProviderSelector), has(self.proxyProviderId) || has(self.proxyProviderRef) || has(self.proxyProviderSelector)].filter(x, x).size() <= 1",message="an application has at most one provider: set only one of the oauth2Provider*, samlProvider* and proxyProvider* fields"
+// +kubebuilder:validation:XValidation:rule="[has(self.oauth2ProviderId) || has(self.oauth2ProviderRef) || has(self.oauth2ProviderSelector), has(self.samlProviderId) || has(self.samlProviderRef) || has(self.samlProviderSelector), has(self.proxyProviderId) || has(self.proxyProviderRef) || has(self.proxyProviderSelector), has(self.ldapProviderId) || has(self.ldapProviderRef) || has(self.ldapProviderSelector)].filter(x, x).size() <= 1",message="an application has at most one provider: set only one of the oauth2Provider*, samlProvider*, proxyProvider* and ldapProvider* fields"
 type ApplicationParameters struct {
 	// Name of the application, as users see it.
 	// +kubebuilder:validation:MinLength=1
@@ -75,7 +75,25 @@ type ApplicationParameters struct {
 	// +optional
 	ProxyProviderSelector *xpv2.Selector `json:"proxyProviderSelector,omitempty"`
 
-	// BackchannelProviderIDs are the IDs of backchannel providers (SCIM, LDAP, ...) of the
+	// LDAPProviderID is the ID of the LDAPProvider the application uses. Usually filled in from
+	// LDAPProviderRef or LDAPProviderSelector.
+	// +optional
+	// +kubebuilder:validation:Pattern=`^[0-9]+$`
+	// +identity:reference:type=LDAPProvider
+	LDAPProviderID *string `json:"ldapProviderId,omitempty"`
+
+	// LDAPProviderRef references the LDAPProvider whose ID fills LDAPProviderID: an LDAPProvider
+	// in this Application's namespace (for a cluster-scoped Application, a cluster-scoped one).
+	// +optional
+	LDAPProviderRef *xpv2.Reference `json:"ldapProviderRef,omitempty"`
+
+	// LDAPProviderSelector selects the LDAPProvider whose ID fills LDAPProviderID, among the
+	// LDAPProviders of this Application's namespace (a cluster-scoped Application: among the
+	// cluster-scoped ones).
+	// +optional
+	LDAPProviderSelector *xpv2.Selector `json:"ldapProviderSelector,omitempty"`
+
+	// BackchannelProviderIDs are the IDs of backchannel providers (SCIM, ...) of the
 	// application. Unset or empty leaves them as they are.
 	// +optional
 	// +listType=set

@@ -56,6 +56,14 @@ func (mg *Application) ResolveReferences(ctx context.Context, c client.Reader) e
 	} else {
 		fp.ProxyProviderID, fp.ProxyProviderRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
 	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.LDAPProviderID), Reference: fp.LDAPProviderRef, Selector: fp.LDAPProviderSelector,
+		To: reference.To{Managed: &LDAPProvider{}, List: &LDAPProviderList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.ldapProviderId")
+	} else {
+		fp.LDAPProviderID, fp.LDAPProviderRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
 	return nil
 }
 
@@ -171,6 +179,30 @@ func (mg *Group) ResolveReferences(ctx context.Context, c client.Reader) error {
 	return nil
 }
 
+// ResolveReferences of this LDAPProvider, among the resources of its own scope and namespace.
+func (mg *LDAPProvider) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.AuthorizationFlow), Reference: fp.AuthorizationFlowRef, Selector: fp.AuthorizationFlowSelector,
+		To: reference.To{Managed: &Flow{}, List: &FlowList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.authorizationFlow")
+	} else {
+		fp.AuthorizationFlow, fp.AuthorizationFlowRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.InvalidationFlow), Reference: fp.InvalidationFlowRef, Selector: fp.InvalidationFlowSelector,
+		To: reference.To{Managed: &Flow{}, List: &FlowList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.invalidationFlow")
+	} else {
+		fp.InvalidationFlow, fp.InvalidationFlowRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	return nil
+}
+
 // ResolveReferences of this OAuth2Provider, among the resources of its own scope and namespace.
 func (mg *OAuth2Provider) ResolveReferences(ctx context.Context, c client.Reader) error {
 	r := reference.NewAPIResolver(c, mg)
@@ -191,6 +223,30 @@ func (mg *OAuth2Provider) ResolveReferences(ctx context.Context, c client.Reader
 		return errors.Wrap(err, "spec.forProvider.propertyMappingIds")
 	} else {
 		fp.PropertyMappingIDs, fp.PropertyMappingRefs = rsp.ResolvedValues, rsp.ResolvedReferences
+	}
+	return nil
+}
+
+// ResolveReferences of this Outpost, among the resources of its own scope and namespace.
+func (mg *Outpost) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.ResolveMultiple(ctx, reference.MultiResolutionRequest{
+		CurrentValues: fp.ProxyProviderIDs, References: fp.ProxyProviderRefs, Selector: fp.ProxyProviderSelector,
+		To: reference.To{Managed: &ProxyProvider{}, List: &ProxyProviderList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.proxyProviderIds")
+	} else {
+		fp.ProxyProviderIDs, fp.ProxyProviderRefs = rsp.ResolvedValues, rsp.ResolvedReferences
+	}
+	if rsp, err := r.ResolveMultiple(ctx, reference.MultiResolutionRequest{
+		CurrentValues: fp.LDAPProviderIDs, References: fp.LDAPProviderRefs, Selector: fp.LDAPProviderSelector,
+		To: reference.To{Managed: &LDAPProvider{}, List: &LDAPProviderList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.ldapProviderIds")
+	} else {
+		fp.LDAPProviderIDs, fp.LDAPProviderRefs = rsp.ResolvedValues, rsp.ResolvedReferences
 	}
 	return nil
 }

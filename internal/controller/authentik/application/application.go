@@ -198,7 +198,7 @@ func (e *External) Delete(ctx context.Context, _ mr, a api.Application) error {
 // the user's part, without the marker.
 func Desired(fp *v1alpha1.ApplicationParameters) (shared.Fields, error) {
 	r := api.PatchedApplicationRequest{Name: &fp.Name, Slug: &fp.Slug}
-	for _, id := range []*string{fp.OAuth2ProviderID, fp.SAMLProviderID, fp.ProxyProviderID} {
+	for _, id := range []*string{fp.OAuth2ProviderID, fp.SAMLProviderID, fp.ProxyProviderID, fp.LDAPProviderID} {
 		if id == nil {
 			continue
 		}

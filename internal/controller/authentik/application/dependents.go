@@ -18,6 +18,7 @@ var providerKinds = map[string][2]string{
 	"authentik_providers_oauth2.oauth2provider": {clusterv1alpha1.OAuth2ProviderGroupKind.String(), "authentik OAuth2 provider"},
 	"authentik_providers_saml.samlprovider":     {clusterv1alpha1.SAMLProviderGroupKind.String(), "authentik SAML provider"},
 	"authentik_providers_proxy.proxyprovider":   {clusterv1alpha1.ProxyProviderGroupKind.String(), "authentik proxy provider"},
+	"authentik_providers_ldap.ldapprovider":     {clusterv1alpha1.LDAPProviderGroupKind.String(), "authentik LDAP provider"},
 }
 
 var _ adoption.Cascader[mr, api.Application] = &External{}

@@ -8,9 +8,9 @@ import (
 )
 
 // Dependents lists the applications that use the provider, as their provider or as a
-// backchannel provider: authentik keeps them and detaches the provider, which changes them.
-// An application our resource is deleting only makes the deletion wait (the engine finds
-// that resource by the application's marker).
+// backchannel provider, and the outposts that serve it: authentik keeps them and detaches the
+// provider, which changes them. An application or outpost our resource is deleting only makes
+// the deletion wait (the engine finds that resource by the object's marker).
 func (d *ProviderDriver[MG, P, Req, Patch]) Dependents(ctx context.Context, _ MG, o Observed[P]) ([]adoption.Dependent, error) {
 	po := d.kind.Calls.object(&o.Provider)
 	var out []adoption.Dependent
@@ -24,5 +24,9 @@ func (d *ProviderDriver[MG, P, Req, Patch]) Dependents(ctx context.Context, _ MG
 		}
 		out = append(out, authentik.AssignedApplication(slug, m))
 	}
-	return out, nil
+	ops, err := authentik.OutpostsOfProvider(ctx, d.API, po.GetPk(), po.GetName())
+	if err != nil {
+		return nil, err
+	}
+	return append(out, ops...), nil
 }
