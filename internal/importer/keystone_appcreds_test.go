@@ -21,9 +21,9 @@ import (
 func appCredAnswers() map[string]keystonetest.Answer {
 	q := "?domain_id=dc"
 	return map[string]keystonetest.Answer{
-		"GET domains":       {Body: `{"domains": [{"id": "dc", "name": "ci", "enabled": true}]}`},
-		"GET projects" + q:  {Body: `{"projects": [{"id": "pb", "name": "build", "domain_id": "dc", "parent_id": "dc", "enabled": true}]}`},
-		"GET roles" + q:     {Body: `{"roles": [{"id": "rr", "name": "reader", "domain_id": "dc"}]}`},
+		"GET domains":      {Body: `{"domains": [{"id": "dc", "name": "ci", "enabled": true}]}`},
+		"GET projects" + q: {Body: `{"projects": [{"id": "pb", "name": "build", "domain_id": "dc", "parent_id": "dc", "enabled": true}]}`},
+		"GET roles" + q:    {Body: `{"roles": [{"id": "rr", "name": "reader", "domain_id": "dc"}]}`},
 		"GET users" + q: {Body: `{"users": [{"id": "ub", "name": "bob", "domain_id": "dc", "enabled": true},
 			{"id": "um", "name": "mallory", "domain_id": "dc", "enabled": true,
 			 "crossplane_provenance": "` + marker("other", "User.keystone.identity.m.crossplane.io/ns/mallory") + `"}]}`},
