@@ -113,10 +113,12 @@ func (l *akLister) passwordPolicies(ctx context.Context, out map[string]policyBl
 		return r.Results, r.Pagination, nil
 	})
 	for _, p := range ps {
-		b := &akv1.PasswordPolicy{PasswordField: p.PasswordField, CheckStaticRules: p.CheckStaticRules,
+		// The password field and the symbols cannot be empty in a spec; authentik would not
+		// keep them empty either, so an empty one is left unset.
+		b := &akv1.PasswordPolicy{PasswordField: nonEmpty(deref(p.PasswordField)), CheckStaticRules: p.CheckStaticRules,
 			CheckHaveIBeenPwned: p.CheckHaveIBeenPwned, CheckZxcvbn: p.CheckZxcvbn, LengthMin: p.LengthMin,
 			AmountDigits: p.AmountDigits, AmountUppercase: p.AmountUppercase, AmountLowercase: p.AmountLowercase,
-			AmountSymbols: p.AmountSymbols, SymbolCharset: p.SymbolCharset, ErrorMessage: p.ErrorMessage,
+			AmountSymbols: p.AmountSymbols, SymbolCharset: nonEmpty(deref(p.SymbolCharset)), ErrorMessage: p.ErrorMessage,
 			HIBPAllowedCount: p.HibpAllowedCount, ZxcvbnScoreThreshold: p.ZxcvbnScoreThreshold}
 		out[p.Pk] = func(fp *akv1.PolicyParameters) string { fp.Password = b; return "" }
 	}
