@@ -28,12 +28,17 @@ const (
 
 // appCredentials lists the application credentials of the users in scope: Keystone lists
 // them per user only (GET /v3/users/{id}/application_credentials), so one request per user,
-// and none unless the kind is listed.
+// none unless the kind is listed, and none for a user whose credentials --name cannot match
+// (a credential is named `<user name>-<credential name>`).
 func (l *ksLister) appCredentials(ctx context.Context) error {
 	if !l.f.kind(kindApplicationCredential) {
 		return nil
 	}
+	prefix := literalPrefix(l.f.Name)
 	for _, u := range l.usersInScope {
+		if own := u.Name + "-"; !strings.HasPrefix(own, prefix) && !strings.HasPrefix(prefix, own) {
+			continue // --name matches none of this user's credentials: no request for them
+		}
 		c := keystone.Collection[applicationcredentials.ApplicationCredential]{Path: "users/" + url.PathEscape(u.ID) + "/application_credentials",
 			Singular: "application_credential", Plural: "application_credentials"}
 		acs, err := c.List(ctx, l.sc, nil)
@@ -107,4 +112,13 @@ func idsOrRefs(r Refs, kind string, ids []string) ([]string, []xpv2.Reference) {
 	}
 	slices.SortFunc(refs, func(a, b xpv2.Reference) int { return strings.Compare(a.Name, b.Name) })
 	return nil, refs
+}
+
+// literalPrefix is what every name a shell pattern matches starts with: the pattern up to its
+// first special character.
+func literalPrefix(pattern string) string {
+	if i := strings.IndexAny(pattern, `*?[\`); i >= 0 {
+		return pattern[:i]
+	}
+	return pattern
 }

@@ -197,9 +197,22 @@ func TestKeystoneImportApplicationCredentialsErrors(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("err = %v, want it to start with %q", err, want)
 	}
+	// --name selects bob's credentials only: mallory's are not asked for.
+	if _, err := ListKeystone(context.Background(), &keystonetest.API{Answers: answers}, Filter{Kinds: []string{"ApplicationCredential"}, Domain: "ci", Name: "bob-*"}); err != nil {
+		t.Errorf("bob's credentials alone: %v", err)
+	}
 	delete(answers, "GET users/ub/application_credentials")
 	delete(answers, "GET users/um/application_credentials")
 	if _, err := ListKeystone(context.Background(), &keystonetest.API{Answers: answers}, Filter{Kinds: []string{"User"}, Domain: "ci"}); err != nil {
 		t.Errorf("users alone: %v", err)
+	}
+}
+
+func TestLiteralPrefix(t *testing.T) {
+	cases := map[string]string{"": "", "bob-ci": "bob-ci", "bob-*": "bob-", "b?b-*": "b", "[ab]*": "", `a\*`: "a"}
+	for pattern, want := range cases {
+		if got := literalPrefix(pattern); got != want {
+			t.Errorf("literalPrefix(%q) = %q, want %q", pattern, got, want)
+		}
 	}
 }
