@@ -98,37 +98,50 @@ func (l *akLister) policyBinding(b api.PolicyBinding, targets map[string]binding
 	if t.kind == kindApplication {
 		o.Related = append(o.Related, related(fmt.Sprintf("its application %q", t.id), l.appMarker[t.id])...)
 	}
-	switch {
-	case !ok:
-		o.Unsupported = fmt.Sprintf(unsupportedTarget, "target "+b.Target)
-	case boundKind == "":
-		o.Unsupported = unsupportedBound
-	case !l.f.BuiltIn && t.builtIn != "":
-		o.Unsupported = fmt.Sprintf(skipBuiltInPolBinding, t.builtIn)
-	case !l.f.BuiltIn && boundKind == "policy" && builtInPolicy(boundName):
-		o.Unsupported = fmt.Sprintf(skipBuiltInPolBinding, fmt.Sprintf("binds policy %q", boundName))
-	}
-	o.Build = func(r Refs) any {
-		fp := akv1.PolicyBindingParameters{Order: b.Order, Negate: b.Negate, Enabled: b.Enabled, Timeout: b.Timeout, FailureResult: b.FailureResult}
-		switch boundKind {
-		case "policy":
-			fp.PolicyRef, fp.PolicyID = ref(r, kindPolicy, boundID)
-		case "group":
-			fp.GroupRef, fp.GroupID = ref(r, kindGroup, boundID)
-		case "user":
-			fp.UserRef, fp.UserID = ref(r, kindUser, boundID)
-		}
-		switch t.kind {
-		case kindApplication:
-			fp.ApplicationRef, fp.Application = ref(r, kindApplication, t.id)
-		case kindFlow:
-			fp.FlowRef, fp.Flow = ref(r, kindFlow, t.id)
-		case kindFlowStageBinding:
-			fp.FlowStageBindingRef, fp.FlowStageBindingID = ref(r, kindFlowStageBinding, t.id)
-		}
-		return fp
-	}
+	o.Unsupported = l.policyBindingSkip(b, t, ok, boundKind, boundName)
+	o.Build = func(r Refs) any { return policyBindingParameters(r, b, t, boundKind, boundID) }
 	return o
+}
+
+// policyBindingSkip says why a policy binding is not written: a target or bound object no
+// PolicyBinding can name, or something authentik ships; "" when it is written.
+func (l *akLister) policyBindingSkip(b api.PolicyBinding, t bindingTarget, known bool, boundKind, boundName string) string {
+	switch {
+	case !known:
+		return fmt.Sprintf(unsupportedTarget, "target "+b.Target)
+	case boundKind == "":
+		return unsupportedBound
+	case l.f.BuiltIn:
+		return ""
+	case t.builtIn != "":
+		return fmt.Sprintf(skipBuiltInPolBinding, t.builtIn)
+	case boundKind == "policy" && builtInPolicy(boundName):
+		return fmt.Sprintf(skipBuiltInPolBinding, fmt.Sprintf("binds policy %q", boundName))
+	}
+	return ""
+}
+
+// policyBindingParameters is a binding's spec: what it binds and its target by their resources
+// where r has them, else by ID.
+func policyBindingParameters(r Refs, b api.PolicyBinding, t bindingTarget, boundKind, boundID string) akv1.PolicyBindingParameters {
+	fp := akv1.PolicyBindingParameters{Order: b.Order, Negate: b.Negate, Enabled: b.Enabled, Timeout: b.Timeout, FailureResult: b.FailureResult}
+	switch boundKind {
+	case "policy":
+		fp.PolicyRef, fp.PolicyID = ref(r, kindPolicy, boundID)
+	case "group":
+		fp.GroupRef, fp.GroupID = ref(r, kindGroup, boundID)
+	case "user":
+		fp.UserRef, fp.UserID = ref(r, kindUser, boundID)
+	}
+	switch t.kind {
+	case kindApplication:
+		fp.ApplicationRef, fp.Application = ref(r, kindApplication, t.id)
+	case kindFlow:
+		fp.FlowRef, fp.Flow = ref(r, kindFlow, t.id)
+	case kindFlowStageBinding:
+		fp.FlowStageBindingRef, fp.FlowStageBindingID = ref(r, kindFlowStageBinding, t.id)
+	}
+	return fp
 }
 
 // policyBound is what a binding binds: "policy", "group" or "user" ("" for none), its ID as
