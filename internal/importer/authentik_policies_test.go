@@ -310,7 +310,8 @@ func TestAuthentikImportPolicies(t *testing.T) {
 			ids["openid"] = m.ID
 		}
 	}
-	pairs := []string{"<openid-suffix>", suffix(ids["openid"])}
+	pairs := make([]string, 0, 2+2*len(ids))
+	pairs = append(pairs, "<openid-suffix>", suffix(ids["openid"]))
 	for k, v := range ids {
 		pairs = append(pairs, "<"+k+">", v)
 	}
@@ -403,7 +404,8 @@ func TestAuthentikImportBuiltInsAndErrors(t *testing.T) {
 	}
 	reasons := map[string]string{}
 	for _, s := range p.Skipped {
-		reasons[s.Describe[:strings.Index(s.Describe, " (pk")]] = s.Reason
+		describe, _, _ := strings.Cut(s.Describe, " (pk")
+		reasons[describe] = s.Reason
 	}
 	want := map[string]string{
 		`authentik certificate-key pair "authentik Self-signed Certificate"`:         skipBuiltInCert,

@@ -66,8 +66,7 @@ func TestImportAuthentik(t *testing.T) {
 	groupsMapping := seed("groups-mapping", "propertymappings/provider/scope", "pk", map[string]any{"name": "e2e-imp-groups", "scope_name": "groups",
 		"description": "Your groups", "expression": "return {\"groups\": []}"})
 	wiki := seed("wiki-provider", "providers/oauth2", "pk", map[string]any{"name": "e2e-imp-wiki", "signing_key": signing,
-		"property_mappings": []any{groupsMapping},
-		"redirect_uris": []any{map[string]any{"matching_mode": "strict", "url": "https://wiki.example.com/cb"}}})
+		"property_mappings": []any{groupsMapping}, "redirect_uris": []any{map[string]any{"matching_mode": "strict", "url": "https://wiki.example.com/cb"}}})
 	seed("sso", "providers/saml", "pk", map[string]any{"name": "e2e-imp-sso", "acs_url": "https://sp.example.com/acs"})
 	proxy := seed("proxy", "providers/proxy", "pk", map[string]any{"name": "e2e-imp-proxy", "external_host": "https://app.example.com", "mode": "forward_single"})
 	seed("wiki", "core/applications", "slug", map[string]any{"name": "E2E Wiki", "slug": "e2e-imp-wiki", "provider": json.Number(wiki), "meta_description": "hand-made"})
