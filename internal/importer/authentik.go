@@ -45,6 +45,8 @@ type akKind struct {
 
 var akKinds = []akKind{
 	{kindGroup, (*akLister).groups},
+	{kindPropertyMapping, (*akLister).propertyMappings},
+	{kindCertificateKeyPair, (*akLister).certificateKeyPairs},
 	{kindUser, (*akLister).users},
 	{kindOAuth2Provider, (*akLister).oauth2Providers},
 	{kindSAMLProvider, (*akLister).samlProviders},
@@ -58,6 +60,8 @@ var akKinds = []akKind{
 	{kindFlowStageBinding, (*akLister).bindings},
 	{kindBrand, (*akLister).brands},
 	{kindToken, (*akLister).tokens},
+	{kindPolicy, (*akLister).policies},
+	{kindPolicyBinding, (*akLister).policyBindings},
 }
 
 // AuthentikKinds are the authentik kinds the importer knows, in the order they are listed.
@@ -86,7 +90,8 @@ func ListAuthentik(ctx context.Context, c *api.APIClient, f Filter) ([]*Object, 
 			return nil, errors.Errorf(errAkKind, k, strings.Join(AuthentikKinds(), ", "))
 		}
 	}
-	l := &akLister{api: c, f: f, providerKind: map[int32]string{}, appMarker: map[string]*provenance.Marker{}}
+	l := &akLister{api: c, f: f, providerKind: map[int32]string{}, appMarker: map[string]*provenance.Marker{},
+		appSlug: map[string]string{}, groupMarker: map[string]*provenance.Marker{}, userMarker: map[string]*provenance.Marker{}}
 	if err := l.references(ctx); err != nil {
 		return nil, err
 	}
@@ -108,12 +113,25 @@ type akLister struct {
 	providerKind map[int32]string
 	// appMarker maps every application's slug to its marker (nil: none).
 	appMarker map[string]*provenance.Marker
+	// appSlug maps every application's pk to its slug: a policy binding names its target by pk.
+	appSlug map[string]string
+	// groupMarker and userMarker map every group's and user's pk to its marker (nil: none),
+	// which the policy bindings of that group or user are judged by.
+	groupMarker, userMarker map[string]*provenance.Marker
+	// fsbList is every flow-stage binding, read once when bindings or policy bindings are
+	// listed.
+	fsbList []api.FlowStageBinding
+	fsbRead bool
 	// flows, certs and mappings name what providers reference by primary key: flows by slug,
 	// certificate-key pairs by name, property mappings by managed ID or name.
 	flows, certs map[string]string
 	mappings     map[string]akv1.PropertyMappingSelector
-	// flowList is every flow as listed.
-	flowList []api.Flow
+	// flowList is every flow as listed; certList, scopeList and samlList every
+	// certificate-key pair, scope mapping and SAML property mapping.
+	flowList  []api.Flow
+	certList  []api.CertificateKeyPair
+	scopeList []api.ScopeMapping
+	samlList  []api.SAMLPropertyMapping
 	// stageNames maps every stage's pk to its name, read when stages or bindings are listed.
 	stageNames map[string]string
 	// stageRefs fills the references of the stages whose blocks name other objects, by pk.
@@ -173,6 +191,7 @@ func (l *akLister) references(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	l.certList = certs
 	l.certs = map[string]string{}
 	for _, c := range certs {
 		l.certs[c.Pk] = c.Name
@@ -202,6 +221,7 @@ func (l *akLister) listMappings(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	l.scopeList = scope
 	for _, m := range scope {
 		add(m.Pk, m.Name, m.Managed)
 	}
@@ -215,6 +235,7 @@ func (l *akLister) listMappings(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	l.samlList = saml
 	for _, m := range saml {
 		add(m.Pk, m.Name, m.Managed)
 	}
@@ -228,6 +249,7 @@ func (l *akLister) listAppMarkers(ctx context.Context) error {
 	}
 	for _, a := range apps {
 		l.appMarker[a.Slug] = appMarker(a)
+		l.appSlug[a.Pk] = a.Slug
 	}
 	return nil
 }

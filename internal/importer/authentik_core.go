@@ -45,6 +45,7 @@ func (l *akLister) groups(ctx context.Context) error {
 	for _, g := range gs {
 		o := akObject(kindGroup, describeAk("group", g.Name, "pk", g.Pk), g.Pk, g.Name)
 		o.Marker = authentik.AttributeMarker(g.Attributes)
+		l.groupMarker[g.Pk] = o.Marker
 		if !l.f.BuiltIn && slices.Contains(builtInGroups, g.Name) {
 			o.Unsupported = skipBuiltIn
 		}
@@ -81,6 +82,7 @@ func (l *akLister) users(ctx context.Context) error {
 	for _, u := range us {
 		o := akObject(kindUser, describeAk("user", u.Username, "pk", itoa(u.Pk)), itoa(u.Pk), u.Username)
 		o.Marker = authentik.AttributeMarker(u.Attributes)
+		l.userMarker[itoa(u.Pk)] = o.Marker
 		switch {
 		case u.GetType() == api.USERTYPEENUM_INTERNAL_SERVICE_ACCOUNT:
 			o.Unsupported = unsupportedInternalSA

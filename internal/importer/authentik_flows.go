@@ -92,7 +92,7 @@ func (l *akLister) listStageNames(ctx context.Context) ([]api.Stage, error) {
 // stages makes the stages: every stage is listed with its type, and those of a type the Stage
 // kind has a block for are read through their type's list for the block.
 func (l *akLister) stages(ctx context.Context) error {
-	if !l.f.kind(kindStage) && !l.f.kind(kindFlowStageBinding) {
+	if !l.f.kind(kindStage) && !l.f.kind(kindFlowStageBinding) && !l.f.kind(kindPolicyBinding) {
 		return nil
 	}
 	all, err := l.listStageNames(ctx)
@@ -135,13 +135,7 @@ func (l *akLister) bindings(ctx context.Context) error {
 	if !l.f.kind(kindFlowStageBinding) {
 		return nil
 	}
-	bs, err := listAll(ctx, "flow-stage bindings", func(p int32) ([]api.FlowStageBinding, api.Pagination, error) {
-		r, resp, err := l.api.FlowsAPI.FlowsBindingsList(ctx).Page(p).PageSize(authentik.PageSize).Execute()
-		if err != nil {
-			return nil, api.Pagination{}, authentik.AsError(err, resp)
-		}
-		return r.Results, r.Pagination, nil
-	})
+	bs, err := l.flowStageBindings(ctx)
 	if err != nil {
 		return err
 	}
@@ -149,6 +143,23 @@ func (l *akLister) bindings(ctx context.Context) error {
 		l.emit(l.binding(b))
 	}
 	return nil
+}
+
+// flowStageBindings reads every flow-stage binding, once per run: bindings and policy
+// bindings (whose targets they may be) both need them.
+func (l *akLister) flowStageBindings(ctx context.Context) ([]api.FlowStageBinding, error) {
+	if l.fsbRead {
+		return l.fsbList, nil
+	}
+	bs, err := listAll(ctx, "flow-stage bindings", func(p int32) ([]api.FlowStageBinding, api.Pagination, error) {
+		r, resp, err := l.api.FlowsAPI.FlowsBindingsList(ctx).Page(p).PageSize(authentik.PageSize).Execute()
+		if err != nil {
+			return nil, api.Pagination{}, authentik.AsError(err, resp)
+		}
+		return r.Results, r.Pagination, nil
+	})
+	l.fsbList, l.fsbRead = bs, err == nil
+	return bs, err
 }
 
 func (l *akLister) binding(b api.FlowStageBinding) *Object {

@@ -8,6 +8,8 @@ import (
 
 	api "goauthentik.io/api/v3"
 
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
 	akv1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/proxyprovider"
@@ -84,6 +86,34 @@ func (l *akLister) mappingSelectors(o *Object, pks []string) []akv1.PropertyMapp
 	return out
 }
 
+// mappingsOrRefs names property mappings as mappingSelectors does, except those a resource
+// stands for (an imported PropertyMapping, or one the namespace already manages), which are
+// referenced by it: the provider's list is the union of both, so the two may be mixed.
+func (l *akLister) mappingsOrRefs(r Refs, o *Object, pks []string) ([]akv1.PropertyMappingSelector, []xpv2.Reference) {
+	var rest []string
+	var refs []xpv2.Reference
+	for _, pk := range pks {
+		if n, ok := r.Name(kindPropertyMapping, pk); ok {
+			refs = append(refs, xpv2.Reference{Name: n})
+			continue
+		}
+		rest = append(rest, pk)
+	}
+	slices.SortFunc(refs, func(a, b xpv2.Reference) int { return strings.Compare(a.Name, b.Name) })
+	return l.mappingSelectors(o, rest), refs
+}
+
+// certOrRef names a certificate-key pair by the resource that stands for it, else by name as
+// cert does.
+func (l *akLister) certOrRef(r Refs, o *Object, v api.NullableString) (*string, *xpv2.Reference) {
+	if pk := v.Get(); pk != nil && *pk != "" {
+		if n, ok := r.Name(kindCertificateKeyPair, *pk); ok {
+			return nil, &xpv2.Reference{Name: n}
+		}
+	}
+	return l.cert(o, v), nil
+}
+
 func (l *akLister) oauth2Providers(ctx context.Context) error {
 	ps, err := listAll(ctx, "OAuth2 providers", func(p int32) ([]api.OAuth2Provider, api.Pagination, error) {
 		r, resp, err := l.api.ProvidersAPI.ProvidersOauth2List(ctx).Page(p).PageSize(authentik.PageSize).Execute()
@@ -119,7 +149,12 @@ func (l *akLister) oauth2Providers(ctx context.Context) error {
 			fp.GrantTypes = append(fp.GrantTypes, string(g))
 		}
 		slices.Sort(fp.GrantTypes)
-		o.Build = func(Refs) any { return fp }
+		o.Build = func(r Refs) any {
+			fp := fp
+			fp.SigningKey, fp.SigningKeyRef = l.certOrRef(r, o, p.SigningKey)
+			fp.PropertyMappings, fp.PropertyMappingRefs = l.mappingsOrRefs(r, o, p.PropertyMappings)
+			return fp
+		}
 		l.emit(o)
 	}
 	return nil
@@ -154,7 +189,13 @@ func (l *akLister) samlProviders(ctx context.Context) error {
 				fp.NameIDMapping = &m[0]
 			}
 		}
-		o.Build = func(Refs) any { return fp }
+		o.Build = func(r Refs) any {
+			fp := fp
+			fp.SigningKey, fp.SigningKeyRef = l.certOrRef(r, o, p.SigningKp)
+			fp.VerificationKey, fp.VerificationKeyRef = l.certOrRef(r, o, p.VerificationKp)
+			fp.PropertyMappings, fp.PropertyMappingRefs = l.mappingsOrRefs(r, o, p.PropertyMappings)
+			return fp
+		}
 		l.emit(o)
 	}
 	return nil

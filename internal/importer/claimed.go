@@ -34,6 +34,14 @@ var markerlessLists = map[string][]func() client.ObjectList{
 	kindFlow:             {func() client.ObjectList { return &akv1.FlowList{} }, func() client.ObjectList { return &akclusterv1.FlowList{} }},
 	kindStage:            {func() client.ObjectList { return &akv1.StageList{} }, func() client.ObjectList { return &akclusterv1.StageList{} }},
 	kindFlowStageBinding: {func() client.ObjectList { return &akv1.FlowStageBindingList{} }, func() client.ObjectList { return &akclusterv1.FlowStageBindingList{} }},
+	// Nor on policies, policy bindings, property mappings and certificate-key pairs.
+	kindPolicy:             {func() client.ObjectList { return &akv1.PolicyList{} }, func() client.ObjectList { return &akclusterv1.PolicyList{} }},
+	kindPolicyBinding:      {func() client.ObjectList { return &akv1.PolicyBindingList{} }, func() client.ObjectList { return &akclusterv1.PolicyBindingList{} }},
+	kindPropertyMapping:    {func() client.ObjectList { return &akv1.PropertyMappingList{} }, func() client.ObjectList { return &akclusterv1.PropertyMappingList{} }},
+	kindCertificateKeyPair: {func() client.ObjectList { return &akv1.CertificateKeyPairList{} }, func() client.ObjectList { return &akclusterv1.CertificateKeyPairList{} }},
+	// An application credential keeps its marker in its description, except one that was
+	// adopted (Keystone cannot change it): that one's marker is on its resource.
+	kindApplicationCredential: {func() client.ObjectList { return &v1alpha1.ApplicationCredentialList{} }, func() client.ObjectList { return &clusterv1alpha1.ApplicationCredentialList{} }},
 }
 
 // claimed lists the external names that resources in the cluster manage for the markerless

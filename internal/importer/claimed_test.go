@@ -48,6 +48,11 @@ func TestClaimed(t *testing.T) {
 		&akv1.Flow{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "login", Annotations: ann("login", true)}},
 		&akv1.Stage{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "observed", Annotations: ann("s1", false)}},
 		&akclusterv1.FlowStageBinding{ObjectMeta: metav1.ObjectMeta{Name: "bind", Annotations: ann("b1", true)}},
+		&akv1.Policy{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "expr", Annotations: ann("p1", true)}},
+		&akclusterv1.PolicyBinding{ObjectMeta: metav1.ObjectMeta{Name: "observed", Annotations: ann("pb1", false)}},
+		&akv1.PropertyMapping{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "groups", Annotations: ann("m1", true)}},
+		&akclusterv1.CertificateKeyPair{ObjectMeta: metav1.ObjectMeta{Name: "signing", Annotations: ann("c1", true)}},
+		&v1alpha1.ApplicationCredential{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "ci", Annotations: ann("ac1", true)}},
 	).Build()
 	got, err := claimed(context.Background(), kube)
 	if err != nil {
@@ -57,7 +62,9 @@ func TestClaimed(t *testing.T) {
 		kindMapping: {"corp": "a/rules"}, kindProtocol: {}, kindDomainConfig: {"d1": "/ldap"},
 		kindOAuth2Provider: {"7": "a/wiki"}, kindProxyProvider: {"8": "/proxy"}, kindSAMLProvider: {},
 		kindGroupMembership: {"gd/ua": "a/alice-in-devs"}, kindImpliedRole: {"ra/rm": "/admin-member"},
-		kindFlow: {"login": "a/login"}, kindStage: {}, kindFlowStageBinding: {"b1": "/bind"}}
+		kindFlow: {"login": "a/login"}, kindStage: {}, kindFlowStageBinding: {"b1": "/bind"},
+		kindPolicy: {"p1": "a/expr"}, kindPolicyBinding: {}, kindPropertyMapping: {"m1": "a/groups"},
+		kindCertificateKeyPair: {"c1": "/signing"}, kindApplicationCredential: {"ac1": "a/ci"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("claimed (-want +got):\n%s", diff)
 	}

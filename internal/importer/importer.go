@@ -138,7 +138,7 @@ func (s Summary) Print(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d manifest(s) in %s (mode %s; %d written or rewritten by this run):\n", len(s.Files), s.Dir, s.Mode, s.Changed)
 	for _, k := range kinds {
-		fmt.Fprintf(&b, "  %-16s %d\n", k, counts[k])
+		fmt.Fprintf(&b, "  %-22s %d\n", k, counts[k])
 	}
 	refused := 0
 	for _, sk := range s.Skipped {

@@ -24,7 +24,7 @@ const (
 
 // KeystoneKinds are the Keystone kinds the importer knows.
 var KeystoneKinds = []string{kindDomain, kindProject, kindRole, kindGroup, kindUser, kindRoleAssignment,
-	kindGroupMembership, kindImpliedRole, kindDomainConfig, kindIdentityProvider, kindMapping, kindProtocol, kindRegisteredLimit, kindLimit, kindRegion, kindService, kindEndpoint}
+	kindGroupMembership, kindImpliedRole, kindDomainConfig, kindIdentityProvider, kindMapping, kindProtocol, kindRegisteredLimit, kindLimit, kindRegion, kindService, kindEndpoint, kindApplicationCredential}
 
 // keystoneObject fills what every Keystone object shares.
 func keystoneObject(kind, typ, id, name string, marker keystone.MarkerAttr) *Object {
@@ -43,7 +43,7 @@ func ListKeystone(ctx context.Context, sc keystone.API, f Filter) ([]*Object, er
 	if err := l.domains(ctx); err != nil {
 		return nil, err
 	}
-	steps := []func(context.Context) error{l.projects, l.roles, l.groups, l.users, l.assignments, l.memberships, l.impliedRoles, l.domainConfigs, l.federation, l.limits, l.catalog}
+	steps := []func(context.Context) error{l.projects, l.roles, l.groups, l.users, l.assignments, l.memberships, l.impliedRoles, l.domainConfigs, l.federation, l.limits, l.catalog, l.appCredentials}
 	for _, step := range steps {
 		if err := step(ctx); err != nil {
 			return nil, err
@@ -70,6 +70,9 @@ type ksLister struct {
 	// groupsInScope are the groups in scope, whatever --name says: memberships are listed by
 	// group.
 	groupsInScope []keystone.Group
+	// usersInScope are the users in scope, whatever --name says: application credentials are
+	// listed by user.
+	usersInScope []keystone.User
 }
 
 func (l *ksLister) domains(ctx context.Context) error {
@@ -206,15 +209,16 @@ const (
 )
 
 func (l *ksLister) users(ctx context.Context) error {
-	if !l.f.kind(kindUser) {
+	if !l.f.kind(kindUser) && !l.f.kind(kindApplicationCredential) {
 		return nil
 	}
 	us, err := inDomains(ctx, l, keystone.Users)
 	if err != nil {
 		return err
 	}
+	l.usersInScope = us
 	for _, u := range us {
-		if !l.f.name(u.Name) {
+		if !l.f.kind(kindUser) || !l.f.name(u.Name) {
 			continue
 		}
 		o := keystoneObject(kindUser, "user", u.ID, u.Name, u.Marker)

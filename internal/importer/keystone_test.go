@@ -43,6 +43,7 @@ func team() map[string]keystonetest.Answer {
 		"GET users" + q: {Body: `{"users": [{"id": "ua", "name": "alice@example.com", "domain_id": "dt", "enabled": true,
 			"email": "alice@example.com", "default_project_id": "pw", "options": {"ignore_password_expiry": true, "multi_factor_auth_rules": [["password", "totp"]]},
 			"password_expires_at": null}]}`},
+		"GET users/ua/application_credentials": {Body: `{"application_credentials": []}`},
 		"GET groups/gd/users": {Body: `{"users": [{"id": "ua", "name": "alice@example.com", "domain_id": "dt", "enabled": true},
 			{"id": "um", "name": "mallory", "domain_id": "default", "enabled": true,
 			 "crossplane_provenance": "` + marker("other", "User.keystone.identity.m.crossplane.io/ns/mallory") + `"}]}`},

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -34,7 +35,8 @@ import (
 // byte-identical; a second run writes nothing; --mode adopt on the same directory then makes
 // every resource Adopted, and each Keystone object gains the marker and nothing else; the facts
 // (membership, implied-role rule), which keep no marker, are still there, and their resources
-// carry the marker annotation instead. A project
+// carry the marker annotation instead; so does the application credential a user made by
+// hand, which Keystone cannot change (it stays byte-identical, its secret unknown). A project
 // carrying another installation's marker is refused and one group this installation already
 // manages is skipped; neither is written nor touched.
 func TestImportKeystone(t *testing.T) {
@@ -75,6 +77,18 @@ func TestImportKeystone(t *testing.T) {
 			}
 		}
 	}
+	// Bob has a password and the global member role on web, and made an application credential
+	// there himself (Keystone lets only the user create one), and another installation made one
+	// as him (its marker is the description's last line).
+	bob := appCredUser{Password: "pw-e2e-import-bob-Secret1", ProjectID: pw}
+	bob.ID = keystone.post(t, "users", "user", map[string]any{"name": "Bob", "domain_id": dt, "password": bob.Password})
+	if _, err := keystone.sc.Put(ctx, keystone.sc.ServiceURL("projects", pw, "users", bob.ID, "roles", roleID(t, "member")), nil, nil,
+		&gophercloud.RequestOpts{OkCodes: []int{204}}); err != nil {
+		t.Fatalf("cannot give Bob the member role on web: %v", err)
+	}
+	ac := bob.handAppCred(t, map[string]any{"name": "ci", "description": "CI deploys", "expires_at": "2031-01-02T03:04:05"})
+	theirAC := bob.handAppCred(t, map[string]any{"name": "theirs", "description": provenance.EmbedInText("made elsewhere",
+		provenance.Marker{Installation: "someone-else", Resource: "ApplicationCredential.keystone.identity.m.crossplane.io/x/y", Origin: provenance.OriginCreated})})
 	foreignMarker := provenance.Marker{Installation: "someone-else", Resource: "Project.keystone.identity.m.crossplane.io/x/y", Origin: provenance.OriginCreated}.Encode()
 	pf := keystone.post(t, "projects", "project", map[string]any{"name": "foreign", "domain_id": dt, "crossplane_provenance": foreignMarker})
 	ourMarker := provenance.Marker{Installation: installationID, Resource: "Group.keystone.identity.m.crossplane.io/" + ns + "/ours", Origin: provenance.OriginCreated}.Encode()
@@ -82,12 +96,13 @@ func TestImportKeystone(t *testing.T) {
 
 	objects := map[string][]string{"domain": {"domains", dt}, "project": {"projects", pw}, "child-project": {"projects", pa},
 		"role": {"roles", rr}, "implied-role": {"roles", rv}, "group": {"groups", gd}, "user": {"users", ua},
-		"members": {"groups", gd, "users"}, "rule": {"roles", rr, "implies", rv}}
+		"members": {"groups", gd, "users"}, "rule": {"roles", rr, "implies", rv}, "bob": {"users", bob.ID}, "appcred": appCredPath(bob.ID, ac)}
 	before := map[string]json.RawMessage{}
 	for k, p := range objects {
 		before[k] = keystone.raw(t, p...)
 	}
-	untouched := map[string]json.RawMessage{"foreign": keystone.raw(t, "projects", pf), "managed": keystone.raw(t, "groups", gm)}
+	untouched := map[string]json.RawMessage{"foreign": keystone.raw(t, "projects", pf), "managed": keystone.raw(t, "groups", gm),
+		"foreign application credential": keystone.raw(t, appCredPath(bob.ID, theirAC)...)}
 
 	dir := t.TempDir()
 	opts := importer.Options{
@@ -98,11 +113,12 @@ func TestImportKeystone(t *testing.T) {
 	if err != nil {
 		t.Fatalf("observe import: %v", err)
 	}
-	wantCounts := map[string]int{"Domain": 1, "Project": 2, "Role": 2, "Group": 1, "User": 1, "RoleAssignment": 2, "GroupMembership": 1, "ImpliedRole": 1}
+	wantCounts := map[string]int{"Domain": 1, "Project": 2, "Role": 2, "Group": 1, "User": 2, "RoleAssignment": 3, "GroupMembership": 1, "ImpliedRole": 1,
+		"ApplicationCredential": 1}
 	if diff := cmp.Diff(wantCounts, s.Counts()); diff != "" {
 		t.Fatalf("manifests per kind (-want +got):\n%s", diff)
 	}
-	checkSkips(t, s, pf, gm)
+	checkSkips(t, s, pf, gm, theirAC)
 
 	objs := applyDir(t, dir)
 	t.Cleanup(func() { observeAndDelete(t, objs) })
@@ -122,12 +138,12 @@ func TestImportKeystone(t *testing.T) {
 	if s, err = importer.Run(ctx, opts); err != nil || s.Changed != len(objs) {
 		t.Fatalf("adopt import: %v, %d files rewritten; want %d", err, s.Changed, len(objs))
 	}
-	checkSkips(t, s, pf, gm)
+	checkSkips(t, s, pf, gm, theirAC)
 	applyDir(t, dir)
 	waitProvenance(t, objs, "Adopted")
 	factsExist("after adoption")
 	for _, o := range objs {
-		if o.GetKind() != "GroupMembership" && o.GetKind() != "ImpliedRole" {
+		if o.GetKind() != "GroupMembership" && o.GetKind() != "ImpliedRole" && o.GetKind() != "ApplicationCredential" {
 			continue
 		}
 		cur := o.DeepCopy()
@@ -140,6 +156,14 @@ func TestImportKeystone(t *testing.T) {
 			continue // they show the user's and roles' new markers; factsExist checked them
 		}
 		after := keystone.raw(t, p...)
+		if k == "appcred" {
+			// Keystone cannot change an application credential: the adopted one keeps its
+			// marker on the resource, and is the same credential, byte for byte.
+			if string(after) != string(before[k]) {
+				t.Errorf("Keystone application credential changed on adoption:\nbefore %s\nafter  %s", before[k], after)
+			}
+			continue
+		}
 		m, rest := withoutMarker(t, after)
 		if mk, err := provenance.Parse(m); err != nil || mk.Installation != installationID || mk.Origin != provenance.OriginAdopted {
 			t.Errorf("Keystone %s after adoption: marker %q (%v), want this installation's, adopted", k, m, err)
@@ -149,26 +173,35 @@ func TestImportKeystone(t *testing.T) {
 		}
 	}
 	for k, raw := range untouched {
-		path := map[string][]string{"foreign": {"projects", pf}, "managed": {"groups", gm}}[k]
+		path := map[string][]string{"foreign": {"projects", pf}, "managed": {"groups", gm}, "foreign application credential": appCredPath(bob.ID, theirAC)}[k]
 		if got := keystone.raw(t, path...); string(got) != string(raw) {
 			t.Errorf("the %s object was touched:\nbefore %s\nafter  %s", k, raw, got)
 		}
 	}
 }
 
-// checkSkips checks that the foreign project was refused and the managed group skipped.
-func checkSkips(t *testing.T, s importer.Summary, foreignID, managedID string) {
+// checkSkips checks that the foreign project (and any other foreign objects) were refused and
+// the managed group skipped.
+func checkSkips(t *testing.T, s importer.Summary, foreignID, managedID string, otherForeign ...string) {
 	t.Helper()
-	var refused, skipped bool
+	var skipped bool
+	refused := map[string]bool{}
 	for _, sk := range s.Skipped {
-		refused = refused || (sk.Refused && strings.Contains(sk.Describe, foreignID) && strings.Contains(sk.Reason, "someone-else"))
+		for _, id := range append([]string{foreignID}, otherForeign...) {
+			refused[id] = refused[id] || (sk.Refused && strings.Contains(sk.Describe, id) && strings.Contains(sk.Reason, "someone-else"))
+		}
 		skipped = skipped || (!sk.Refused && strings.Contains(sk.Describe, managedID) && strings.Contains(sk.Reason, "already managed"))
 	}
-	if !refused || !skipped {
-		t.Errorf("skipped: %+v; want the foreign project %s refused and the managed group %s skipped", s.Skipped, foreignID, managedID)
+	for _, id := range append([]string{foreignID}, otherForeign...) {
+		if !refused[id] {
+			t.Errorf("skipped: %+v; want the foreign object %s refused", s.Skipped, id)
+		}
+	}
+	if !skipped {
+		t.Errorf("skipped: %+v; want the managed group %s skipped", s.Skipped, managedID)
 	}
 	for _, f := range s.Files {
-		if f.ID == foreignID || f.ID == managedID {
+		if f.ID == managedID || f.ID == foreignID || slices.Contains(otherForeign, f.ID) {
 			t.Errorf("%s was written for %s, which must be left out", f.Name, f.ID)
 		}
 	}
