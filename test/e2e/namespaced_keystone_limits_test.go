@@ -52,7 +52,7 @@ func TestNamespacedLimits(t *testing.T) {
 	waitReady(t, p)
 	create(t, l)
 	waitReady(t, l)
-	svc := meta.GetExternalName(service)
+	svc := meta.GetExternalName(get(t, service))
 	if at := rl.Status.AtProvider; at.ServiceID != svc || at.RegionID != "e2e-ns-limits" {
 		t.Errorf("registered limit of service %q in region %q, want the namespace's Service %s and Region e2e-ns-limits", at.ServiceID, at.RegionID, svc)
 	}

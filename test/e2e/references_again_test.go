@@ -45,7 +45,7 @@ func TestReferenceResolvedAgainKeepsTheOthers(t *testing.T) {
 		u.Spec.ForProvider.DefaultProjectRef = &xpv2.Reference{Name: "away"}
 		u.Spec.ForProvider.DefaultProjectID = nil
 	})
-	awayID, domainID := meta.GetExternalName(away), meta.GetExternalName(d)
+	awayID, domainID := meta.GetExternalName(away), meta.GetExternalName(get(t, d))
 	eventually(t, 60*time.Second, "the User's defaultProjectId to be the away Project's", func() bool {
 		return deref(get(t, u).Spec.ForProvider.DefaultProjectID) == awayID
 	})
