@@ -43,9 +43,11 @@ func (l *ksLister) limits(ctx context.Context) error {
 				continue
 			}
 			o, desc := limitObject(kindRegisteredLimit, "registered limit", rl.ID, rl.ResourceName, deref(rl.Description))
-			o.Build = func(Refs) any {
-				return v1alpha1.RegisteredLimitParameters{ServiceID: rl.ServiceID, RegionID: rl.RegionID, ResourceName: rl.ResourceName,
-					DefaultLimit: rl.DefaultLimit, Description: desc}
+			o.Build = func(r Refs) any {
+				fp := v1alpha1.RegisteredLimitParameters{ResourceName: rl.ResourceName, DefaultLimit: rl.DefaultLimit, Description: desc}
+				fp.ServiceRef, fp.ServiceID = ref(r, kindService, rl.ServiceID)
+				fp.RegionRef, fp.RegionID = ref(r, kindRegion, deref(rl.RegionID))
+				return fp
 			}
 			l.out = append(l.out, o)
 		}
@@ -63,8 +65,9 @@ func (l *ksLister) limits(ctx context.Context) error {
 		}
 		o, desc := limitObject(kindLimit, "limit", lim.ID, lim.ResourceName, deref(lim.Description))
 		o.Build = func(r Refs) any {
-			fp := v1alpha1.LimitParameters{ServiceID: lim.ServiceID, RegionID: lim.RegionID, ResourceName: lim.ResourceName,
-				ResourceLimit: lim.ResourceLimit, Description: desc}
+			fp := v1alpha1.LimitParameters{ResourceName: lim.ResourceName, ResourceLimit: lim.ResourceLimit, Description: desc}
+			fp.ServiceRef, fp.ServiceID = ref(r, kindService, lim.ServiceID)
+			fp.RegionRef, fp.RegionID = ref(r, kindRegion, deref(lim.RegionID))
 			if lim.ProjectID != nil {
 				fp.ProjectRef, fp.ProjectID = ref(r, kindProject, *lim.ProjectID)
 			} else {

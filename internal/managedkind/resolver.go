@@ -4,12 +4,13 @@ import (
 	"context"
 	"strings"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
@@ -56,17 +57,40 @@ func (r *PolicyAwareResolver) ResolveReferences(ctx context.Context, mg resource
 }
 
 func (r *PolicyAwareResolver) resolve(ctx context.Context, mg resource.Managed, c client.Client) error {
-	if lateInitializes(mg.GetManagementPolicies()) {
-		return managed.NewAPISimpleReferenceResolver(c).ResolveReferences(ctx, mg)
-	}
 	rr, ok := mg.(interface {
 		ResolveReferences(ctx context.Context, r client.Reader) error
 	})
 	if !ok {
 		return nil
 	}
-	return errors.Wrap(rr.ResolveReferences(ctx, c), "cannot resolve references")
+	if !lateInitializes(mg.GetManagementPolicies()) {
+		return errors.Wrap(rr.ResolveReferences(ctx, c), errResolve)
+	}
+	existing, ok := mg.DeepCopyObject().(client.Object)
+	if !ok {
+		return errors.New(errResolve + ": the resource is not a client.Object")
+	}
+	if err := rr.ResolveReferences(ctx, c); err != nil {
+		return errors.Wrap(err, errResolve)
+	}
+	if cmp.Equal(existing, mg, cmpopts.EquateEmpty()) {
+		return nil
+	}
+	// A JSON merge patch of what resolution changed, not crossplane-runtime's server-side
+	// apply of it: an apply drops every field its manager applied before and leaves out now.
+	// When one reference was resolved again (its ID cleared after its Ref changed), that
+	// apply named only that ID and dropped the IDs of the other references; they were
+	// resolved again on the next reconcile, whose apply dropped the first ID, and so on, a
+	// write loop of dozens of updates a second. A merge patch changes only what it names.
+	return errors.Wrap(c.Patch(ctx, mg, client.MergeFrom(existing), client.FieldOwner(resolverFieldOwner)), errPersistResolved)
 }
+
+const (
+	errResolve         = "cannot resolve references"
+	errPersistResolved = "cannot write the resolved references into spec"
+	// resolverFieldOwner is the field manager of the resolved IDs, crossplane-runtime's name.
+	resolverFieldOwner = "managed.crossplane.io/api-simple-reference-resolver"
+)
 
 func lateInitializes(p xpv2.ManagementPolicies) bool {
 	if len(p) == 0 {

@@ -100,7 +100,7 @@ func TestLimitsLifecycle(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	svc := handService(t, map[string]any{"name": "e2e-limits-life", "type": "e2e-limits-life"})
-	rl := newRegisteredLimit("rl-life", ksv1alpha1.RegisteredLimitParameters{ServiceID: svc, ResourceName: "cores", DefaultLimit: 10, Description: ptr("default cores")})
+	rl := newRegisteredLimit("rl-life", ksv1alpha1.RegisteredLimitParameters{ServiceID: ptr(svc), ResourceName: "cores", DefaultLimit: 10, Description: ptr("default cores")})
 	create(t, rl)
 	waitReady(t, rl)
 	rlID := meta.GetExternalName(rl)
@@ -119,7 +119,7 @@ func TestLimitsLifecycle(t *testing.T) {
 	p := newProject("limits-life", "e2e-limits-life", inDomain("default"))
 	create(t, p)
 	waitReady(t, p)
-	l := newLimit("limit-life", ksv1alpha1.LimitParameters{ProjectRef: &xpv2.Reference{Name: p.Name}, ServiceID: svc, ResourceName: "cores", ResourceLimit: 5})
+	l := newLimit("limit-life", ksv1alpha1.LimitParameters{ProjectRef: &xpv2.Reference{Name: p.Name}, ServiceID: ptr(svc), ResourceName: "cores", ResourceLimit: 5})
 	create(t, l)
 	waitReady(t, l)
 	lID := meta.GetExternalName(l)
@@ -183,8 +183,8 @@ func TestLimitsPreExisting(t *testing.T) {
 	pid := keystone.post(t, "projects", "project", map[string]any{"name": "e2e-limits-hand", "domain_id": "default"})
 	t.Cleanup(func() { keystone.del(t, "projects", pid) })
 	lID := handLimit(t, "limits", map[string]any{"project_id": pid, "service_id": svc, "resource_name": "cores", "resource_limit": 3, "description": "by hand"})
-	rlFP := ksv1alpha1.RegisteredLimitParameters{ServiceID: svc, ResourceName: "ram", DefaultLimit: 100}
-	lFP := ksv1alpha1.LimitParameters{ProjectID: ptr(pid), ServiceID: svc, ResourceName: "cores", ResourceLimit: 3}
+	rlFP := ksv1alpha1.RegisteredLimitParameters{ServiceID: ptr(svc), ResourceName: "ram", DefaultLimit: 100}
+	lFP := ksv1alpha1.LimitParameters{ProjectID: ptr(pid), ServiceID: ptr(svc), ResourceName: "cores", ResourceLimit: 3}
 	system := systemProviderConfig(t, "keystone-system-limits-hand")
 	newLimit := func(name string, fp ksv1alpha1.LimitParameters, mutate ...func(*ksv1alpha1.Limit)) *ksv1alpha1.Limit {
 		return newLimit(name, fp, append(mutate, func(l *ksv1alpha1.Limit) { l.Spec.ProviderConfigReference = system })...)
@@ -324,7 +324,7 @@ func TestLimitLostCreateRecovered(t *testing.T) {
 	t.Cleanup(func() { keystone.del(t, "projects", pid) })
 	id := handLimit(t, "limits", map[string]any{"project_id": pid, "service_id": svc, "resource_name": "cores", "resource_limit": 4,
 		"description": "[provider-identity: " + marker(installationID, "Limit.keystone.identity.crossplane.io/limit-lost") + "]"})
-	l := newLimit("limit-lost", ksv1alpha1.LimitParameters{ProjectID: ptr(pid), ServiceID: svc, ResourceName: "cores", ResourceLimit: 4},
+	l := newLimit("limit-lost", ksv1alpha1.LimitParameters{ProjectID: ptr(pid), ServiceID: ptr(svc), ResourceName: "cores", ResourceLimit: 4},
 		func(l *ksv1alpha1.Limit) {
 			l.Spec.ProviderConfigReference = systemProviderConfig(t, "keystone-system-limits-lost")
 		})

@@ -78,7 +78,8 @@ type ApplicationCredentialParameters struct {
 	Description *string `json:"description,omitempty"`
 
 	// RoleIDs are the Keystone IDs of the roles the application credential carries: a subset
-	// of the user's roles on the project. Usually filled in from RoleRefs or RoleSelector.
+	// of the user's global roles on the project (Keystone leaves domain-specific roles out of
+	// tokens and application credentials). Usually filled in from RoleRefs or RoleSelector.
 	// Unset (and roleNames unset), it carries every role the user has on the project when it
 	// is created.
 	// +optional

@@ -12,7 +12,9 @@ import (
 // region and resource name; they are how an existing one is found when the resource has no
 // external name yet.
 // +kubebuilder:validation:XValidation:rule="(has(self.projectId) || has(self.projectRef) || has(self.projectSelector)) != (has(self.domainId) || has(self.domainRef) || has(self.domainSelector))",message="a limit is for a project or for a domain: set one of projectId, projectRef or projectSelector, or one of domainId, domainRef or domainSelector, not both"
-// +kubebuilder:validation:XValidation:rule="has(self.regionId) == has(oldSelf.regionId)",message="regionId cannot be set or unset after creation: Keystone cannot move a limit; create a new Limit instead"
+// +kubebuilder:validation:XValidation:rule="has(self.serviceId) || has(self.serviceRef) || has(self.serviceSelector)",message="a limit is of a service: set one of serviceId, serviceRef or serviceSelector"
+// +kubebuilder:validation:XValidation:rule="has(oldSelf.regionId) || has(oldSelf.regionRef) || has(oldSelf.regionSelector) || !(has(self.regionId) || has(self.regionRef) || has(self.regionSelector))",message="a region cannot be set after creation (regionId, regionRef or regionSelector): Keystone cannot move a limit; create a new Limit instead"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.regionId) || has(self.regionId)",message="regionId cannot be unset after creation: Keystone cannot move a limit; create a new Limit instead"
 // +kubebuilder:validation:XValidation:rule="has(self.projectId) == has(oldSelf.projectId) && has(self.domainId) == has(oldSelf.domainId) || !has(oldSelf.projectId) && !has(oldSelf.domainId)",message="a limit cannot move between a project and a domain: create a new Limit instead"
 type LimitParameters struct {
 	// ProjectID is the Keystone ID of the project the limit is for. Usually filled in from
@@ -50,21 +52,47 @@ type LimitParameters struct {
 	// +optional
 	DomainSelector *xpv2.Selector `json:"domainSelector,omitempty"`
 
-	// ServiceID is the Keystone ID of the service whose resource is limited.
+	// ServiceID is the Keystone ID of the service (in the catalog) whose resource is limited.
+	// Usually filled in from ServiceRef or ServiceSelector.
+	// +optional
+	// +identity:reference:type=Service
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
 	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9-]+$')",message="serviceId must be a Keystone service ID: letters, digits and hyphens only, as Keystone itself requires (for example 4c0f8d3b9e2a4f5c8a7b6d5e4f3a2b1c)"
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="serviceId cannot be changed: Keystone cannot move a limit; create a new Limit instead"
-	ServiceID string `json:"serviceId"`
+	ServiceID *string `json:"serviceId,omitempty"`
 
-	// RegionID is the region of the registered limit this limit overrides; unset for one that
-	// applies in every region.
+	// ServiceRef references the Service whose ID fills ServiceID: a Service in this
+	// Limit's namespace (for a cluster-scoped Limit, a cluster-scoped Service).
 	// +optional
+	ServiceRef *xpv2.Reference `json:"serviceRef,omitempty"`
+
+	// ServiceSelector selects the Service whose ID fills ServiceID, among the Services of
+	// this Limit's namespace (a cluster-scoped Limit: among the cluster-scoped
+	// Services).
+	// +optional
+	ServiceSelector *xpv2.Selector `json:"serviceSelector,omitempty"`
+
+	// RegionID is the region of the registered limit this limit overrides (usually filled in
+	// from RegionRef or RegionSelector); unset for one that applies in every region.
+	// +optional
+	// +identity:reference:type=Region
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
 	// +kubebuilder:validation:XValidation:rule="!self.matches('[\\x00-\\x1f\\x7f]')",message="regionId must not contain control characters"
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="regionId cannot be changed: Keystone cannot move a limit; create a new Limit instead"
 	RegionID *string `json:"regionId,omitempty"`
+
+	// RegionRef references the Region whose ID fills RegionID: a Region in this
+	// Limit's namespace (for a cluster-scoped Limit, a cluster-scoped Region).
+	// +optional
+	RegionRef *xpv2.Reference `json:"regionRef,omitempty"`
+
+	// RegionSelector selects the Region whose ID fills RegionID, among the Regions of
+	// this Limit's namespace (a cluster-scoped Limit: among the cluster-scoped
+	// Regions).
+	// +optional
+	RegionSelector *xpv2.Selector `json:"regionSelector,omitempty"`
 
 	// ResourceName names the limited resource, as its registered limit does.
 	// +kubebuilder:validation:MinLength=1

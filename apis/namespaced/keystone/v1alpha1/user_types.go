@@ -117,15 +117,19 @@ type UserOptions struct {
 	// +optional
 	IgnoreUserInactivity *bool `json:"ignoreUserInactivity,omitempty"`
 
-	// MultiFactorAuthEnabled makes Keystone enforce MultiFactorAuthRules for the user.
+	// MultiFactorAuthEnabled false turns the user's MultiFactorAuthRules off. Keystone
+	// enforces the rules when it is unset or true.
 	// +optional
 	MultiFactorAuthEnabled *bool `json:"multiFactorAuthEnabled,omitempty"`
 
 	// MultiFactorAuthRules are the sets of authentication methods a token request must
 	// combine, any one set sufficing: [["password","totp"]] requires a password and a TOTP
-	// passcode. Unset or empty, the rules are not managed (an empty list does not survive
-	// a round trip through the API's Go types). Keystone refuses an empty set, a set given twice
-	// and a method given twice in one set.
+	// passcode. Keystone checks each set against the methods it has loaded: a method it has
+	// not loaded counts as given. The rules apply to every token request, an application
+	// credential's too: add a set ["application_credential"] for the user's application
+	// credentials to authenticate. Unset or empty, the rules are not managed (an empty list
+	// does not survive a round trip through the API's Go types). Keystone refuses an empty
+	// set, a set given twice and a method given twice in one set.
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=16

@@ -200,6 +200,22 @@ func (mg *Limit) ResolveReferences(ctx context.Context, c client.Reader) error {
 	} else {
 		fp.DomainID, fp.DomainRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
 	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.ServiceID), Reference: fp.ServiceRef, Selector: fp.ServiceSelector,
+		To: reference.To{Managed: &Service{}, List: &ServiceList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.serviceId")
+	} else {
+		fp.ServiceID, fp.ServiceRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.RegionID), Reference: fp.RegionRef, Selector: fp.RegionSelector,
+		To: reference.To{Managed: &Region{}, List: &RegionList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.regionId")
+	} else {
+		fp.RegionID, fp.RegionRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
 	return nil
 }
 
@@ -263,6 +279,30 @@ func (mg *Region) ResolveReferences(ctx context.Context, c client.Reader) error 
 		return errors.Wrap(err, "spec.forProvider.parentRegionId")
 	} else {
 		fp.ParentRegionID, fp.ParentRegionRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	return nil
+}
+
+// ResolveReferences of this RegisteredLimit, among the resources of its own scope and namespace.
+func (mg *RegisteredLimit) ResolveReferences(ctx context.Context, c client.Reader) error {
+	r := reference.NewAPIResolver(c, mg)
+	fp := &mg.Spec.ForProvider
+
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.ServiceID), Reference: fp.ServiceRef, Selector: fp.ServiceSelector,
+		To: reference.To{Managed: &Service{}, List: &ServiceList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.serviceId")
+	} else {
+		fp.ServiceID, fp.ServiceRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
+	}
+	if rsp, err := r.Resolve(ctx, reference.ResolutionRequest{
+		CurrentValue: reference.FromPtrValue(fp.RegionID), Reference: fp.RegionRef, Selector: fp.RegionSelector,
+		To: reference.To{Managed: &Region{}, List: &RegionList{}}, Extract: reference.ExternalName(), Namespace: mg.GetNamespace(),
+	}); err != nil {
+		return errors.Wrap(err, "spec.forProvider.regionId")
+	} else {
+		fp.RegionID, fp.RegionRef = reference.ToPtrValue(rsp.ResolvedValue), rsp.ResolvedReference
 	}
 	return nil
 }

@@ -18,7 +18,7 @@ import (
 
 const (
 	errCreate    = "cannot create Keystone application credential %q for user %s on project %s"
-	errLogin     = "cannot log in to Keystone as user %s on project %s with the password of Secret %s/%s key %s, to create its application credential %q (only the user may create their application credentials): check the password and that the user has a role on the project"
+	errLogin     = "cannot log in to Keystone as user %s on project %s with the password of Secret %s/%s key %s, to create its application credential %q (only the user may create their application credentials): check the password, and that the user has a global role on the project (Keystone leaves domain-specific roles out of tokens; they count only through the global roles they imply)"
 	errNotSelf   = "the ProviderConfig's credentials are those of user %s on project %s, but application credential %q is for user %s on project %s, and Keystone lets only the user create their application credentials, with a token scoped to the project: set spec.forProvider.passwordSecretRef to a Secret holding the user's password"
 	errForbidden = ". Keystone lets only the user create their application credentials, with a token scoped to the project: set spec.forProvider.passwordSecretRef to the user's password, or use a ProviderConfig whose credentials are the user's own, scoped to the project (a restricted application credential cannot create others)"
 	errRoles     = ". The roles must be a subset of the user's roles on the project, and a role name must name a global role"

@@ -37,8 +37,9 @@ import (
 )
 
 const (
-	errNoOwner = "the project or domain of the limit is not known yet: set spec.forProvider.projectId or domainId, or wait for the reference to resolve"
-	errCreate  = "cannot create Keystone limit %s (a limit needs the registered limit of the same service, region and resource: create that RegisteredLimit first)"
+	errNoOwner   = "the project or domain of the limit is not known yet: set spec.forProvider.projectId or domainId, or wait for the reference to resolve"
+	errNoService = "the service of the limit is not known yet: set spec.forProvider.serviceId, or wait for serviceRef/serviceSelector to resolve"
+	errCreate    = "cannot create Keystone limit %s (a limit needs the registered limit of the same service, region and resource: create that RegisteredLimit first)"
 	// errHidden follows Keystone's 409 to a create: the limit exists, but the lookup did not see
 	// it, since Keystone lists only the limits of the token's own project unless the token is
 	// system- or domain-scoped.
@@ -123,8 +124,11 @@ func (e *external) Find(ctx context.Context, mg mr) ([]limit, error) {
 	if scope == nil {
 		return keystone.Unresolved[limit](mg, errors.New(errNoOwner))
 	}
+	if deref(fp.ServiceID) == "" {
+		return keystone.Unresolved[limit](mg, errors.New(errNoService))
+	}
 	k := wantKey(fp)
-	scope.Set("service_id", fp.ServiceID)
+	scope.Set("service_id", deref(fp.ServiceID))
 	scope.Set("resource_name", fp.ResourceName)
 	all, err := e.limits.List(ctx, e.sc, scope)
 	if err != nil {
@@ -166,6 +170,9 @@ func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 	fp := mg.Parameters()
 	if owner(fp.ProjectID, fp.DomainID) == nil {
 		return "", nil, errors.New(errNoOwner)
+	}
+	if deref(fp.ServiceID) == "" {
+		return "", nil, errors.New(errNoService)
 	}
 	body := desired(fp)
 	desc := provenance.EmbedInText(deref(fp.Description), m)
@@ -235,7 +242,7 @@ func keyOf(l limit) string {
 }
 
 func wantKey(fp *v1alpha1.LimitParameters) string {
-	return key(fp.ProjectID, fp.DomainID, fp.ServiceID, fp.RegionID, fp.ResourceName)
+	return key(fp.ProjectID, fp.DomainID, deref(fp.ServiceID), fp.RegionID, fp.ResourceName)
 }
 
 // managedFields is what the spec manages and a create sends.
@@ -256,7 +263,7 @@ type patch struct {
 }
 
 func desired(fp *v1alpha1.LimitParameters) managedFields {
-	return managedFields{ProjectID: fp.ProjectID, DomainID: fp.DomainID, ServiceID: fp.ServiceID, RegionID: fp.RegionID,
+	return managedFields{ProjectID: fp.ProjectID, DomainID: fp.DomainID, ServiceID: deref(fp.ServiceID), RegionID: fp.RegionID,
 		ResourceName: fp.ResourceName, ResourceLimit: fp.ResourceLimit, Description: fp.Description}
 }
 

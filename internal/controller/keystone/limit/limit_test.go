@@ -34,7 +34,7 @@ func newNSLimit(fp v1alpha1.LimitParameters) mr {
 	return &v1alpha1.Limit{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "cores"}, Spec: v1alpha1.LimitSpec{ForProvider: fp}}
 }
 
-var cores = v1alpha1.LimitParameters{ProjectID: ptr("p1"), ServiceID: "s1", ResourceName: "cores", ResourceLimit: 20}
+var cores = v1alpha1.LimitParameters{ProjectID: ptr("p1"), ServiceID: ptr("s1"), ResourceName: "cores", ResourceLimit: 20}
 
 func with(m func(*v1alpha1.LimitParameters)) v1alpha1.LimitParameters {
 	fp := cores
@@ -90,7 +90,8 @@ func TestCalls(t *testing.T) {
 		p.ProjectID, p.DomainID, p.RegionID = nil, ptr("d1"), ptr("RegionOne")
 	})
 	unresolved := newLimit(with(func(p *v1alpha1.LimitParameters) { p.ProjectID, p.ProjectRef = nil, &xpv2.Reference{Name: "p"} }))
-	invalid := newLimit(with(func(p *v1alpha1.LimitParameters) { p.ServiceID = "s 1" }))
+	invalid := newLimit(with(func(p *v1alpha1.LimitParameters) { p.ServiceID = ptr("s 1") }))
+	noService := newLimit(with(func(p *v1alpha1.LimitParameters) { p.ServiceID, p.ServiceRef = nil, &xpv2.Reference{Name: "s"} }))
 	boom := errors.New("connection reset by peer")
 	query := "GET limits?project_id=p1&resource_name=cores&service_id=s1"
 	listed := `{"limits": [{"id": "l1", "project_id": "p1", "service_id": "s1", "resource_name": "cores", "region_id": null},` +
@@ -126,6 +127,10 @@ func TestCalls(t *testing.T) {
 		"FindUnresolved": {
 			call: keystonetest.Find[mr, limit](unresolved),
 			want: keystonetest.Result{Value: []string(nil), Err: errors.New(errNoOwner)},
+		},
+		"FindServiceUnresolved": {
+			call: keystonetest.Find[mr, limit](noService),
+			want: keystonetest.Result{Value: []string(nil), Err: errors.New(errNoService)},
 		},
 		"FindFails": {
 			answers: map[string]keystonetest.Answer{query: keystonetest.ServerError},
@@ -163,6 +168,10 @@ func TestCalls(t *testing.T) {
 		"CreateUnresolvedSendsNothing": {
 			call: keystonetest.Create[mr, limit](unresolved, self),
 			want: keystonetest.Result{Value: "", Err: errors.New(errNoOwner)},
+		},
+		"CreateServiceUnresolvedSendsNothing": {
+			call: keystonetest.Create[mr, limit](noService, self),
+			want: keystonetest.Result{Value: "", Err: errors.New(errNoService)},
 		},
 		"CreateInvalidSendsNothing": {
 			call: keystonetest.Create[mr, limit](invalid, self),

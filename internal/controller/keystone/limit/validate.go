@@ -12,7 +12,7 @@ func validate(mg mr) error {
 	return clients.CheckFields(typeName, mg.GetName(),
 		clients.FP("spec.forProvider.projectId", fp.ProjectID, keystone.ID),
 		clients.FP("spec.forProvider.domainId", fp.DomainID, keystone.ID),
-		clients.F("spec.forProvider.serviceId", fp.ServiceID, keystone.ID),
+		clients.FP("spec.forProvider.serviceId", fp.ServiceID, keystone.ID),
 		clients.FP("spec.forProvider.regionId", fp.RegionID, keystone.Name(64)),
 		clients.F("spec.forProvider.resourceName", fp.ResourceName, keystone.Name(255)),
 		clients.FP("spec.forProvider.description", fp.Description, keystone.Description))

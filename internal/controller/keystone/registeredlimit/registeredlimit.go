@@ -34,9 +34,10 @@ import (
 )
 
 const (
-	errCreate = "cannot create Keystone registered limit %s (does the service exist, and the region if one is set?)"
-	errUpdate = "cannot update Keystone registered limit %s (ID %s)"
-	errDelete = "cannot delete Keystone registered limit %s (ID %s)"
+	errNoService = "the service of the registered limit is not known yet: set spec.forProvider.serviceId, or wait for serviceRef/serviceSelector to resolve"
+	errCreate    = "cannot create Keystone registered limit %s (does the service exist, and the region if one is set?)"
+	errUpdate    = "cannot update Keystone registered limit %s (ID %s)"
+	errDelete    = "cannot delete Keystone registered limit %s (ID %s)"
 	// errInUse follows Keystone's 403 to an update or delete of a registered limit in use.
 	errInUse = " (Keystone refuses to change or delete a registered limit while project or domain limits of the same service, region and resource exist: delete those Limits first)"
 	errMove  = "Keystone registered limit %s (ID %s) is for %s, but the spec asks for %s: Keystone keeps one registered limit per service, region and resource; restore the spec, or create a new RegisteredLimit"
@@ -96,17 +97,20 @@ type external struct {
 }
 
 func (e *external) Get(ctx context.Context, mg mr, id string) (registeredLimit, error) {
-	return e.limits.Get(ctx, e.sc, ofService(mg.Parameters().ServiceID), id)
+	return e.limits.Get(ctx, e.sc, ofService(deref(mg.Parameters().ServiceID)), id)
 }
 
 // Find looks the registered limit up by service, region and resource name, Keystone's unique
 // key. Keystone cannot filter on "no region", so the region is matched here.
 func (e *external) Find(ctx context.Context, mg mr) ([]registeredLimit, error) {
 	fp := mg.Parameters()
-	k := keyOf(fp.ServiceID, fp.RegionID, fp.ResourceName)
-	q := ofService(fp.ServiceID)
+	if deref(fp.ServiceID) == "" {
+		return keystone.Unresolved[registeredLimit](mg, errors.New(errNoService))
+	}
+	k := keyOf(deref(fp.ServiceID), fp.RegionID, fp.ResourceName)
+	q := ofService(deref(fp.ServiceID))
 	q.Set("resource_name", fp.ResourceName)
-	return e.limits.FindBy(ctx, e.sc, ofService(fp.ServiceID), "key:"+k, func(r registeredLimit) bool {
+	return e.limits.FindBy(ctx, e.sc, ofService(deref(fp.ServiceID)), "key:"+k, func(r registeredLimit) bool {
 		return keyOf(r.ServiceID, r.RegionID, r.ResourceName) == k
 	}, q)
 }
@@ -135,12 +139,15 @@ func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 		return "", nil, err
 	}
 	fp := mg.Parameters()
+	if deref(fp.ServiceID) == "" {
+		return "", nil, errors.New(errNoService)
+	}
 	body := desired(fp)
 	desc := provenance.EmbedInText(deref(fp.Description), m)
 	body.Description = &desc
-	r, err := e.limits.CreateListed(ctx, e.sc, ofService(fp.ServiceID), body)
+	r, err := e.limits.CreateListed(ctx, e.sc, ofService(deref(fp.ServiceID)), body)
 	if err != nil {
-		return "", nil, keystone.Wrap(err, errCreate, keyOf(fp.ServiceID, fp.RegionID, fp.ResourceName))
+		return "", nil, keystone.Wrap(err, errCreate, keyOf(deref(fp.ServiceID), fp.RegionID, fp.ResourceName))
 	}
 	return r.ID, nil, nil
 }
@@ -153,7 +160,7 @@ func (e *external) Update(ctx context.Context, mg mr, r registeredLimit, m prove
 	}
 	fp := mg.Parameters()
 	have := keyOf(r.ServiceID, r.RegionID, r.ResourceName)
-	if want := keyOf(fp.ServiceID, fp.RegionID, fp.ResourceName); want != have {
+	if want := keyOf(deref(fp.ServiceID), fp.RegionID, fp.ResourceName); want != have {
 		return nil, errors.Errorf(errMove, have, r.ID, have, want)
 	}
 	text, _, _, _ := provenance.ExtractFromText(deref(r.Description))
@@ -208,7 +215,7 @@ type patch struct {
 }
 
 func desired(fp *v1alpha1.RegisteredLimitParameters) managedFields {
-	return managedFields{ServiceID: fp.ServiceID, RegionID: fp.RegionID, ResourceName: fp.ResourceName,
+	return managedFields{ServiceID: deref(fp.ServiceID), RegionID: fp.RegionID, ResourceName: fp.ResourceName,
 		DefaultLimit: fp.DefaultLimit, Description: fp.Description}
 }
 

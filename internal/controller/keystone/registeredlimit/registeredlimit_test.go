@@ -9,6 +9,7 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/test"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	clusterv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
@@ -35,7 +36,7 @@ func newNSRL(fp v1alpha1.RegisteredLimitParameters) mr {
 	return &v1alpha1.RegisteredLimit{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "cores"}, Spec: v1alpha1.RegisteredLimitSpec{ForProvider: fp}}
 }
 
-var cores = v1alpha1.RegisteredLimitParameters{ServiceID: "s1", ResourceName: "cores", DefaultLimit: 10}
+var cores = v1alpha1.RegisteredLimitParameters{ServiceID: ptr("s1"), ResourceName: "cores", DefaultLimit: 10}
 
 func with(m func(*v1alpha1.RegisteredLimitParameters)) v1alpha1.RegisteredLimitParameters {
 	fp := cores
@@ -115,6 +116,9 @@ func TestCalls(t *testing.T) {
 		p.Description = ptr("spec")
 	})
 	invalid := newRL(with(func(p *v1alpha1.RegisteredLimitParameters) { p.ResourceName = "co\nres" }))
+	noService := newRL(with(func(p *v1alpha1.RegisteredLimitParameters) {
+		p.ServiceID, p.ServiceRef = nil, &xpv2.Reference{Name: "s"}
+	}))
 	boom := errors.New("connection reset by peer")
 	listed := `{"registered_limits": [{"id": "rl1", "service_id": "s1", "resource_name": "cores", "region_id": null},` +
 		`{"id": "rl2", "service_id": "s1", "resource_name": "cores", "region_id": "RegionOne"}]}`
@@ -144,6 +148,14 @@ func TestCalls(t *testing.T) {
 			answers: map[string]keystonetest.Answer{query: {Body: listed}},
 			call:    keystonetest.Find[mr, registeredLimit](newNSRL(inRegion)),
 			want:    keystonetest.Result{Value: []string{"rl2"}, Calls: []string{query}},
+		},
+		"FindServiceUnresolved": {
+			call: keystonetest.Find[mr, registeredLimit](noService),
+			want: keystonetest.Result{Value: []string(nil), Err: errors.New(errNoService)},
+		},
+		"CreateServiceUnresolvedSendsNothing": {
+			call: keystonetest.Create[mr, registeredLimit](noService, self),
+			want: keystonetest.Result{Value: "", Err: errors.New(errNoService)},
 		},
 		"FindFails": {
 			answers: map[string]keystonetest.Answer{query: keystonetest.ServerError},

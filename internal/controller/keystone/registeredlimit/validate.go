@@ -10,7 +10,7 @@ import (
 func validate(mg mr) error {
 	fp := mg.Parameters()
 	return clients.CheckFields(typeName, mg.GetName(),
-		clients.F("spec.forProvider.serviceId", fp.ServiceID, keystone.ID),
+		clients.FP("spec.forProvider.serviceId", fp.ServiceID, keystone.ID),
 		clients.FP("spec.forProvider.regionId", fp.RegionID, keystone.Name(64)),
 		clients.F("spec.forProvider.resourceName", fp.ResourceName, keystone.Name(255)),
 		clients.FP("spec.forProvider.description", fp.Description, keystone.Description))
