@@ -268,7 +268,8 @@ func TestAuthentikImportPolicies(t *testing.T) {
 			wantFiles: []string{"policybinding-portal-carol.yaml", "policybinding-portal-portal-deny-strong.yaml"},
 			wantSkips: []Skip{bindsDefault},
 			wantText:  map[string]string{"policybinding-portal-portal-deny-strong.yaml": wantAkPolicyBindingAlone},
-			wantLines: map[string][]string{"policybinding-portal-carol.yaml": {"    flow: portal\n", "    userId: \"2\"\n"}},
+			// carol is pk 3: the embedded outpost's service account is pk 2.
+			wantLines: map[string][]string{"policybinding-portal-carol.yaml": {"    flow: portal\n", "    userId: \"3\"\n"}},
 		},
 		"ClaimedPolicy": {
 			filter: Filter{Kinds: []string{"Policy", "PolicyBinding"}, Name: "*is-admin"},

@@ -12,9 +12,6 @@ import (
 
 const (
 	kindPrompt = "Prompt"
-	// kindPolicy is the kind a prompt stage's validation policies would be referenced by; the
-	// importer does not list policies yet, so they are named by UUID.
-	kindPolicy = "Policy"
 
 	notePromptMarkerless = "authentik keeps no marker on prompts (ADR 0007): one that another installation manages cannot be told from a hand-made one, so make sure none does before adopting it"
 )

@@ -206,8 +206,9 @@ func TestAuthentikImport(t *testing.T) {
 		wantText  map[string]string
 	}{
 		"Observe": {
-			// The kinds of the first import; the later ones have tests of their own.
-			filter:    Filter{Kinds: []string{"Group", "User", "OAuth2Provider", "SAMLProvider", "ProxyProvider", "Application", "Flow", "Stage", "FlowStageBinding"}},
+			// The kinds of the first import, and two whose only objects are authentik's own; the later
+			// kinds have tests of their own.
+			filter:    Filter{Kinds: []string{"Group", "User", "OAuth2Provider", "SAMLProvider", "ProxyProvider", "Application", "Flow", "Stage", "FlowStageBinding", "Outpost", "Brand"}},
 			target:    Target{Namespace: "team-x", Mode: ModeObserve, ProviderConfigRef: pc, Installation: "mine"},
 			wantFiles: all,
 			wantSkips: append([]Skip{managedApp, foreignApp, adminsSkip, managedGroup, foreignGroup, foreignProxy, outpost, embeddedSA, embedded, akadmin, defaultBrand}, seededFlowSkips()...),

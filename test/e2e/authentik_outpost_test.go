@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -57,18 +56,6 @@ func newAKOutpost(name, akName string, mutate ...func(*akv1alpha1.Outpost)) *akv
 		m(o)
 	}
 	return o
-}
-
-// viewKey reads a token's key as authentik shows it to an administrator.
-func viewKey(t *testing.T, identifier string) string {
-	t.Helper()
-	var out struct {
-		Key string `json:"key"`
-	}
-	if _, err := authentikAPI.call(context.Background(), http.MethodGet, "/api/v3/core/tokens/"+identifier+"/view_key/", nil, &out); err != nil {
-		t.Fatalf("view_key %s: %v", identifier, err)
-	}
-	return out.Key
 }
 
 // An LDAP provider served by an LDAP outpost: both Ready; the outpost's API token in the

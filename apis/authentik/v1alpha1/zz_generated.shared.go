@@ -25,6 +25,9 @@ type (
 	ApplicationObservation        = ns.ApplicationObservation
 	ApplicationParameters         = ns.ApplicationParameters
 	Attributes                    = ns.Attributes
+	AuthenticatorValidationStage  = ns.AuthenticatorValidationStage
+	BrandObservation              = ns.BrandObservation
+	BrandParameters               = ns.BrandParameters
 	CertificateGeneration         = ns.CertificateGeneration
 	CertificateKeyPairObservation = ns.CertificateKeyPairObservation
 	CertificateKeyPairParameters  = ns.CertificateKeyPairParameters
@@ -43,6 +46,7 @@ type (
 	LDAPProviderParameters        = ns.LDAPProviderParameters
 	OAuth2ProviderObservation     = ns.OAuth2ProviderObservation
 	OAuth2ProviderParameters      = ns.OAuth2ProviderParameters
+	OTPThrottling                 = ns.OTPThrottling
 	OutpostConfig                 = ns.OutpostConfig
 	OutpostObservation            = ns.OutpostObservation
 	OutpostParameters             = ns.OutpostParameters
@@ -53,6 +57,9 @@ type (
 	PolicyBindingParameters       = ns.PolicyBindingParameters
 	PolicyObservation             = ns.PolicyObservation
 	PolicyParameters              = ns.PolicyParameters
+	PromptObservation             = ns.PromptObservation
+	PromptParameters              = ns.PromptParameters
+	PromptStage                   = ns.PromptStage
 	PropertyMappingObservation    = ns.PropertyMappingObservation
 	PropertyMappingParameters     = ns.PropertyMappingParameters
 	PropertyMappingSelector       = ns.PropertyMappingSelector
@@ -68,8 +75,11 @@ type (
 	ScopeMapping                  = ns.ScopeMapping
 	StageObservation              = ns.StageObservation
 	StageParameters               = ns.StageParameters
+	TokenObservation              = ns.TokenObservation
+	TokenParameters               = ns.TokenParameters
 	UserLoginStage                = ns.UserLoginStage
 	UserLogoutStage               = ns.UserLogoutStage
 	UserObservation               = ns.UserObservation
 	UserParameters                = ns.UserParameters
+	UserWriteStage                = ns.UserWriteStage
 )
