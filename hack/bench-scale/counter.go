@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // counter counts requests by template and by response status for the phase they arrived in.
@@ -21,19 +22,34 @@ type counter struct {
 	reqs     map[string]map[string]int               // phase -> template -> count
 	objs     map[string]map[string]int               // phase -> "METHOD /path" of one object -> count
 	codes    map[string]map[int]int                  // phase -> HTTP status -> count
+
+	// busy is, per phase, how long at least one request was in flight: the time the system
+	// spent on the provider. Wall time minus busy time is time the provider left it idle,
+	// which is where a phase is bound by the provider's own latency rather than by the system.
+	busy      map[string]time.Duration
+	inFlight  int
+	busySince time.Time
+	now       func() time.Time
 }
 
 func newCounter() *counter { return newCounterWith(pathTemplate) }
 
 // newCounterWith counts under the templates template makes.
 func newCounterWith(template func(method, path, query string) string) *counter {
-	return &counter{template: template, reqs: map[string]map[string]int{}, objs: map[string]map[string]int{}, codes: map[string]map[int]int{}}
+	return &counter{template: template, reqs: map[string]map[string]int{}, objs: map[string]map[string]int{}, codes: map[string]map[int]int{},
+		busy: map[string]time.Duration{}, now: time.Now}
 }
 
 // setPhase makes every later request count for phase p.
 func (c *counter) setPhase(p string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.inFlight > 0 {
+		// The busy stretch so far belongs to the phase that is ending.
+		now := c.now()
+		c.busy[c.phase] += now.Sub(c.busySince)
+		c.busySince = now
+	}
 	c.phase = p
 }
 
@@ -47,6 +63,10 @@ func (c *counter) count(method, path, query string) string {
 		c.reqs[c.phase], c.objs[c.phase] = map[string]int{}, map[string]int{}
 	}
 	c.reqs[c.phase][t]++
+	if c.inFlight == 0 {
+		c.busySince = c.now()
+	}
+	c.inFlight++
 	if tpath, _, _ := strings.Cut(strings.TrimPrefix(t, method+" "), "?"); tpath != path {
 		c.objs[c.phase][method+" "+path]++
 	}
@@ -61,6 +81,16 @@ func (c *counter) status(p string, code int) {
 		c.codes[p] = map[int]int{}
 	}
 	c.codes[p][code]++
+	if c.inFlight--; c.inFlight == 0 {
+		c.busy[c.phase] += c.now().Sub(c.busySince)
+	}
+}
+
+// busyFor returns how long at least one request of phase p's was in flight.
+func (c *counter) busyFor(p string) time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.busy[p]
 }
 
 // requests returns a copy of phase p's counts by template.

@@ -139,3 +139,34 @@ func TestProxyCancelled(t *testing.T) {
 		})
 	}
 }
+
+// Busy time counts while at least one request is in flight, once however many overlap, and
+// a stretch that spans a phase switch is split between the phases.
+func TestCounterBusy(t *testing.T) {
+	c := newCounterWith(func(method, path, _ string) string { return method + " " + path })
+	at := time.Unix(0, 0)
+	c.now = func() time.Time { return at }
+	tick := func(d time.Duration) { at = at.Add(d) }
+
+	c.setPhase("apply")
+	a := c.count("GET", "/a", "") // busy from 0 s
+	tick(time.Second)
+	b := c.count("GET", "/b", "") // overlaps: still one stretch
+	tick(time.Second)
+	c.status(a, 200)
+	tick(time.Second)
+	c.status(b, 200) // idle at 3 s
+	tick(5 * time.Second)
+	x := c.count("GET", "/c", "") // busy again at 8 s
+	tick(time.Second)
+	c.setPhase("delete") // 1 s for apply, the rest for delete
+	tick(2 * time.Second)
+	c.status(x, 200)
+
+	if got, want := c.busyFor("apply"), 4*time.Second; got != want {
+		t.Errorf("apply busy: got %s, want %s", got, want)
+	}
+	if got, want := c.busyFor("delete"), 2*time.Second; got != want {
+		t.Errorf("delete busy: got %s, want %s", got, want)
+	}
+}

@@ -47,6 +47,7 @@ func (p *phases) results() []phaseResult {
 	out := make([]phaseResult, len(p.done))
 	for i, r := range p.done {
 		r.Requests, r.Objects, r.Statuses = p.c.requests(r.Name), p.c.objects(r.Name), p.c.statuses(r.Name)
+		r.Busy = p.c.busyFor(r.Name)
 		out[i] = r
 	}
 	return out

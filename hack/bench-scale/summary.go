@@ -18,6 +18,8 @@ type phaseResult struct {
 	Requests map[string]int
 	Objects  map[string]int // requests that named one object, by method and path
 	Statuses map[int]int
+	// Busy is how long at least one of the phase's requests was in flight.
+	Busy time.Duration
 }
 
 // driftResult is the hand-made change at steady state and how long the provider took to undo it.
@@ -137,11 +139,12 @@ func (r result) write(w io.Writer) error {
 		p("%-12s: %s", strings.Fields(r.FloorHow + " floor")[0], r.FloorLine)
 	}
 	p("")
-	p("%-8s %8s %9s %7s %6s %7s %12s  %s", "phase", "wall_s", "requests", "writes", "tokens", "cpu_s", "rss_max_MiB", "statuses")
+	p("%-8s %8s %7s %9s %7s %6s %7s %12s  %s", "phase", "wall_s", "busy_s", "requests", "writes", "tokens", "cpu_s", "rss_max_MiB", "statuses")
 	for _, ph := range r.Phases {
 		t := sumRequests(ph.Requests)
-		p("%-8s %8.1f %9d %7d %6d %7.2f %12.1f  %s", ph.Name, ph.Wall.Seconds(), t.Total, t.Writes, t.Auth, ph.CPU, mib(ph.RSSMax), statusLine(ph.Statuses))
+		p("%-8s %8.1f %7.1f %9d %7d %6d %7.2f %12.1f  %s", ph.Name, ph.Wall.Seconds(), ph.Busy.Seconds(), t.Total, t.Writes, t.Auth, ph.CPU, mib(ph.RSSMax), statusLine(ph.Statuses))
 	}
+	p("(busy_s: how long at least one provider request was in flight; the rest of wall_s the system was idle)")
 	p("")
 	p("requests by method and path, per phase:")
 	for _, ph := range r.Phases {

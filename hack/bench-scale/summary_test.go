@@ -20,7 +20,7 @@ func TestSummary(t *testing.T) {
 			Bound: 11 * time.Second},
 		FloorLine: "FLOOR n=2 workload_c10_create_s=10.00 workload_c10_delete_s=16.00 errors=0",
 		Phases: []phaseResult{
-			{Name: "apply", Wall: 30 * time.Second, CPU: 1.5, RSSMax: 64 << 20,
+			{Name: "apply", Wall: 30 * time.Second, Busy: 12500 * time.Millisecond, CPU: 1.5, RSSMax: 64 << 20,
 				Requests: map[string]int{"POST /v3/projects": 2, "GET /v3/projects/{id}": 4, "POST /v3/auth/tokens": 1},
 				Statuses: map[int]int{201: 3, 200: 4}},
 			// 21 requests for 7 resources over 3 polls: 1 per resource per poll, each by its kind's path.
@@ -47,10 +47,11 @@ hot loops   : none (no kind, path template or object above 2 requests/resource/p
 resources   : provider RSS max 65.0 MiB, CPU 1.75 s over all phases (per phase below)
 ksfloor     : FLOOR n=2 workload_c10_create_s=10.00 workload_c10_delete_s=16.00 errors=0
 
-phase      wall_s  requests  writes tokens   cpu_s  rss_max_MiB  statuses
-apply        30.0         7       2      1    1.50         64.0  200:4 201:3
-steady       30.0        21       0      0    0.25         65.0  200:21
-drift         5.0         0       0      0    0.00          0.0
+phase      wall_s  busy_s  requests  writes tokens   cpu_s  rss_max_MiB  statuses
+apply        30.0    12.5         7       2      1    1.50         64.0  200:4 201:3
+steady       30.0     0.0        21       0      0    0.25         65.0  200:21
+drift         5.0     0.0         0       0      0    0.00          0.0
+(busy_s: how long at least one provider request was in flight; the rest of wall_s the system was idle)
 
 requests by method and path, per phase:
 apply:
