@@ -96,6 +96,7 @@ type External[MR Managed, O any] struct {
 	recorder     event.Recorder
 	owners       Owners
 	unconfirmed  func(error) bool
+	deletions    *Deletions
 
 	observed *O
 	verdict  verdict
@@ -117,6 +118,9 @@ type Config struct {
 	// MayHaveCommitted tells the system's failed writes that may have been carried out all
 	// the same (a 5xx, a timeout); nil means none.
 	MayHaveCommitted func(error) bool
+	// Deletions remembers this process's deletes, so that the reconcile confirming one need
+	// not read the object again; nil always reads.
+	Deletions *Deletions
 }
 
 // NewExternal returns an External for one reconcile.
@@ -126,7 +130,7 @@ func NewExternal[MR Managed, O any](d Driver[MR, O], c Config) *External[MR, O] 
 		r = event.NewNopRecorder()
 	}
 	return &External[MR, O]{driver: d, groupKind: c.GroupKind, installation: c.Installation, annotations: c.Annotations, recorder: r, owners: c.Owners,
-		unconfirmed: c.MayHaveCommitted}
+		unconfirmed: c.MayHaveCommitted, deletions: c.Deletions}
 }
 
 func (e *External[MR, O]) self(mg MR, origin provenance.Origin) provenance.Marker {
@@ -145,6 +149,10 @@ func (e *External[MR, O]) Observe(ctx context.Context, mg MR) (managed.ExternalO
 		// authentik provider's assigned application is a field of the provider): it must be
 		// the system's answer now, not a shared list's or our last write's, up to Fresh old.
 		ctx = clients.ReadAlone(ctx)
+		if e.deletions.take(mg.GetUID(), meta.GetExternalName(mg)) {
+			// This resource's own delete, a moment ago, answered for the object.
+			return managed.ExternalObservation{ResourceExists: false}, nil
+		}
 	}
 	o, byKey, err := e.lookup(ctx, mg)
 	if err != nil || o == nil {
@@ -319,6 +327,7 @@ func (e *External[MR, O]) Delete(ctx context.Context, mg MR) (managed.ExternalDe
 	if err := e.driver.Delete(ctx, mg, *e.observed); err != nil {
 		return managed.ExternalDelete{}, err
 	}
+	e.deletions.record(mg.GetUID(), meta.GetExternalName(mg))
 	if r, ok := e.owners.(BackoffResetter); ok {
 		r.ResetBackoff(e.groupKind, mg.GetNamespace(), mg.GetName())
 	}
@@ -339,7 +348,7 @@ func (e *External[MR, O]) checkDependents(ctx context.Context, mg MR) error {
 		// Taken before the dependents are read: an owner gone after it is not waited for.
 		mark = w.Changes()
 	}
-	deps, err := c.Dependents(ctx, mg, *e.observed)
+	deps, err := c.Dependents(withAllWaiting(ctx, e.owners, e.installation), mg, *e.observed)
 	if err != nil {
 		return errors.Wrapf(err, errDependents, d.Type, d.Key, d.ID)
 	}

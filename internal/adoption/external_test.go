@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
@@ -617,6 +618,64 @@ func TestExternalObserveDeletedObjectGoneWithoutALookup(t *testing.T) {
 			}
 			if d.finds != 0 {
 				t.Errorf("natural-key lookups: got %d, want none", d.finds)
+			}
+		})
+	}
+}
+
+// The reconcile that confirms a delete takes the answer of this resource's own delete, once;
+// a failed delete, a recreated resource (another UID) or a second confirmation read the system.
+func TestExternalDeleteConfirmedFromMemory(t *testing.T) {
+	o := obj{ID: "1", Key: "a", Marker: ours(provenance.OriginCreated)}
+	named := func(uid string) *v1alpha1.Domain {
+		return newMR(deleting, func(mg *v1alpha1.Domain) { mg.SetUID(types.UID(uid)); meta.SetExternalName(mg, "1") })
+	}
+	cases := map[string]struct {
+		deleteErr error
+		confirmer *v1alpha1.Domain
+		observes  int
+		want      []string
+		exists    bool
+	}{
+		"Deleted": {
+			confirmer: named("uid-1"), observes: 1,
+			want: []string{"Get alone", "Delete alone"},
+		},
+		"ConfirmedOnce": {
+			confirmer: named("uid-1"), observes: 2, exists: true,
+			want: []string{"Get alone", "Delete alone", "Get alone"},
+		},
+		"DeleteFailed": {
+			deleteErr: errors.New("boom"), confirmer: named("uid-1"), observes: 1, exists: true,
+			want: []string{"Get alone", "Delete alone", "Get alone"},
+		},
+		"RecreatedResource": {
+			confirmer: named("uid-2"), observes: 1, exists: true,
+			want: []string{"Get alone", "Delete alone", "Get alone"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			d := &fakeDriver{byID: map[string]obj{"1": o}, deleteErr: tc.deleteErr}
+			cfg := Config{GroupKind: groupKind, Installation: "here", Deletions: NewDeletions()}
+			mg, e := named("uid-1"), NewExternal(d, cfg)
+			if _, err := e.Observe(context.Background(), mg); err != nil {
+				t.Fatalf("Observe(): %v", err)
+			}
+			_, _ = e.Delete(context.Background(), mg)
+			var obs managed.ExternalObservation
+			for range tc.observes {
+				// The fake still holds the object: only a read reports it.
+				var err error
+				if obs, err = NewExternal(d, cfg).Observe(context.Background(), tc.confirmer); err != nil {
+					t.Fatalf("Observe(): %v", err)
+				}
+			}
+			if diff := cmp.Diff(tc.want, d.calls); diff != "" {
+				t.Errorf("driver calls: -want +got:\n%s", diff)
+			}
+			if obs.ResourceExists != tc.exists {
+				t.Errorf("last Observe(): ResourceExists = %v, want %v", obs.ResourceExists, tc.exists)
 			}
 		})
 	}

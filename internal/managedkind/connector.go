@@ -40,6 +40,8 @@ type Connector[MR adoption.Managed, C any, O any] struct {
 	NewDriver func(c C) adoption.Driver[MR, O]
 	// Owners finds the resources behind objects that a delete would take with it.
 	Owners adoption.Owners
+	// Deletions remembers this process's deletes (see adoption.Deletions).
+	Deletions *adoption.Deletions
 }
 
 // ConnectorOptions are what NewConnector wires into a Connector.
@@ -91,6 +93,7 @@ func (c *Connector[MR, C, O]) Connect(ctx context.Context, mg MR) (managed.Typed
 		Annotations:  managed.NewRetryingCriticalAnnotationUpdater(NewPolicyAwareWriter(c.Kube)),
 		Recorder:     c.Recorder,
 		Owners:       c.Owners,
+		Deletions:    c.Deletions,
 
 		MayHaveCommitted: mayHaveCommitted[c.System],
 	}), nil

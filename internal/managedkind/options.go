@@ -9,6 +9,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
@@ -28,6 +29,9 @@ type Options struct {
 	// gone, and resources whose references did not resolve once what they reference changes;
 	// nil leaves them to the reconciler's backoff.
 	Waker *Waker
+	// Deletions remembers this process's deletes, so that the reconcile confirming one does
+	// not read the object again; nil reads it.
+	Deletions *adoption.Deletions
 	// SharedReads say how the resources of a kind share the reads of their objects: lists of
 	// a scope answer the reads of that scope's objects while fresh. The zero value shares
 	// nothing: every resource reads its object alone.
@@ -42,7 +46,7 @@ type Options struct {
 func NewOptions(o controller.Options) Options {
 	e := clients.NewEndpoints(clients.DefaultEndpointLimits, o.Logger)
 	return Options{Options: o, Keystone: &keystone.Factory{Endpoints: e}, Authentik: &authentik.Factory{Endpoints: e},
-		Installations: &clients.Installations{}, Waker: NewWaker()}
+		Installations: &clients.Installations{}, Waker: NewWaker(), Deletions: adoption.NewDeletions()}
 }
 
 // SetEndpointLimits makes both systems' clients share one Endpoints with limits l.

@@ -59,6 +59,7 @@ func SetupKind[MR adoption.Managed, C any, O any](mgr ctrl.Manager, o Options, k
 		Kind:          k,
 	})
 	c.Owners = Owners{Kube: mgr.GetClient(), Scheme: mgr.GetScheme(), Waker: o.Waker}
+	c.Deletions = o.Deletions
 	return Setup(mgr, o, k.GVK, k.Object, c, k.Extra...)
 }
 
