@@ -224,3 +224,41 @@ func ownerOf(ctx context.Context, owners Owners, installation string, d Dependen
 	}
 	return st, errors.Wrapf(err, "cannot look up the resource that manages %s %q (ID %s)", d.Type, d.Key, d.ID)
 }
+
+// allWaitingKey holds, in the context of a Cascader's Dependents, the test of whether the
+// dependents found so far are all being deleted by resources of this installation.
+type allWaitingKey struct{}
+
+// Gather runs a Cascader's lists one after the other and joins what they find. Once what it
+// has found is all being deleted by resources of this installation, it stops: the deletion
+// waits for those whatever the other lists hold, and reads them all again when it runs next.
+// A deletion that goes ahead has read every list. So lists of what is usually deleted first
+// (a project's role assignments before its child projects) come first, and a deletion that
+// waits costs one list rather than all of them.
+func Gather(ctx context.Context, lists ...func() ([]Dependent, error)) ([]Dependent, error) {
+	allWaiting, _ := ctx.Value(allWaitingKey{}).(func([]Dependent) bool)
+	var all []Dependent
+	for i, l := range lists {
+		ds, err := l()
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, ds...)
+		if len(all) > 0 && i < len(lists)-1 && allWaiting != nil && allWaiting(all) {
+			return all, nil
+		}
+	}
+	return all, nil
+}
+
+// withAllWaiting returns ctx with the test Gather stops on.
+func withAllWaiting(ctx context.Context, owners Owners, installation string) context.Context {
+	return context.WithValue(ctx, allWaitingKey{}, func(ds []Dependent) bool {
+		judged, err := judge(ctx, owners, installation, ds)
+		if err != nil {
+			// The caller's own judgement reports the error; read on until then.
+			return false
+		}
+		return (&DeletionBlockedError{dependents: judged}).Waiting()
+	})
+}

@@ -225,3 +225,61 @@ func TestDeleteWithDependents(t *testing.T) {
 		})
 	}
 }
+
+// gatheringDriver lists its dependents with Gather, recording which lists it read.
+type gatheringDriver struct {
+	fakeDriver
+	lists [][]Dependent
+	read  []int
+}
+
+func (d *gatheringDriver) Dependents(ctx context.Context, _ *v1alpha1.Domain, _ obj) ([]Dependent, error) {
+	fns := make([]func() ([]Dependent, error), len(d.lists))
+	for i, l := range d.lists {
+		fns[i] = func() ([]Dependent, error) { d.read = append(d.read, i); return l, nil }
+	}
+	return Gather(ctx, fns...)
+}
+
+// A deletion that will wait for resources of ours reads no further lists; one that goes ahead,
+// or is blocked by something not ours, reads them all.
+func TestGatherStopsWhenTheDeletionWaits(t *testing.T) {
+	const res = "Project.keystone.identity.crossplane.io/a"
+	mine, foreign := dependent("a", marked("here", res)), dependent("f", nil)
+	owners := cascadeOwners{byMarker: map[string]OwnerState{res: {Resource: res, Deleting: true}}}
+	cases := map[string]struct {
+		lists   [][]Dependent
+		read    []int
+		deleted bool
+		reason  xpv2.ConditionReason
+	}{
+		"NothingInTheWay":       {lists: [][]Dependent{nil, nil, nil}, read: []int{0, 1, 2}, deleted: true},
+		"FirstListWaits":        {lists: [][]Dependent{{mine}, {foreign}, nil}, read: []int{0}, reason: ReasonDependentsDeleting},
+		"SecondListWaits":       {lists: [][]Dependent{nil, {mine}, {foreign}}, read: []int{0, 1}, reason: ReasonDependentsDeleting},
+		"ForeignReadsAll":       {lists: [][]Dependent{{foreign}, {mine}, nil}, read: []int{0, 1, 2}, reason: ReasonForeignDependents},
+		"WaitingThenForeignToo": {lists: [][]Dependent{nil, nil, {mine, foreign}}, read: []int{0, 1, 2}, reason: ReasonForeignDependents},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			d := &gatheringDriver{
+				fakeDriver: fakeDriver{byID: map[string]obj{"1": {ID: "d1", Key: "dom", Marker: ours(provenance.OriginCreated)}}},
+				lists:      tc.lists,
+			}
+			mg := newMR(func(mg *v1alpha1.Domain) { meta.SetExternalName(mg, "1") }, deleting)
+			e := NewExternal[*v1alpha1.Domain, obj](d, Config{GroupKind: groupKind, Installation: "here", Owners: owners})
+			if _, err := e.Observe(context.Background(), mg); err != nil {
+				t.Fatalf("Observe(): %v", err)
+			}
+			_, _ = e.Delete(context.Background(), mg)
+			if diff := cmp.Diff(tc.read, d.read); diff != "" {
+				t.Errorf("lists read: -want +got:\n%s", diff)
+			}
+			if d.deleted != tc.deleted {
+				t.Errorf("deleted: got %v, want %v", d.deleted, tc.deleted)
+			}
+			if got := mg.GetCondition(TypeDeletionBlocked).Reason; got != tc.reason {
+				t.Errorf("DeletionBlocked reason: got %q, want %q", got, tc.reason)
+			}
+		})
+	}
+}

@@ -417,16 +417,3 @@ func ImpliedRoleRules(ctx context.Context, sc API, roleID string) ([]adoption.De
 	}
 	return ds, nil
 }
-
-// Gather runs dependent lists one after the other and joins what they find.
-func Gather(lists ...func() ([]adoption.Dependent, error)) ([]adoption.Dependent, error) {
-	var all []adoption.Dependent
-	for _, l := range lists {
-		ds, err := l()
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, ds...)
-	}
-	return all, nil
-}

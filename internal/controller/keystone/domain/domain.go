@@ -144,7 +144,7 @@ func (e *external) Dependents(ctx context.Context, _ mr, d domain) ([]adoption.D
 	if cfg, err := keystone.DomainConfigOf(ctx, e.sc, d.ID); err != nil || len(cfg) > 0 {
 		return cfg, err
 	}
-	return keystone.Gather(
+	return adoption.Gather(ctx,
 		func() ([]adoption.Dependent, error) { return keystone.ProjectsInDomain(ctx, e.sc, d.ID) },
 		func() ([]adoption.Dependent, error) { return keystone.UsersInDomain(ctx, e.sc, d.ID) },
 		func() ([]adoption.Dependent, error) { return keystone.GroupsInDomain(ctx, e.sc, d.ID) },

@@ -159,7 +159,7 @@ func (e *external) Update(ctx context.Context, mg mr, g group, m provenance.Mark
 // Dependents lists what Keystone would delete with the group: its role assignments and its
 // members' memberships.
 func (e *external) Dependents(ctx context.Context, _ mr, g group) ([]adoption.Dependent, error) {
-	return keystone.Gather(
+	return adoption.Gather(ctx,
 		func() ([]adoption.Dependent, error) {
 			return keystone.Assignments(ctx, e.sc, url.Values{"group.id": {g.ID}})
 		},

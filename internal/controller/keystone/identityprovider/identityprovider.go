@@ -173,7 +173,7 @@ func (e *external) Update(ctx context.Context, mg mr, idp keystone.IdentityProvi
 // Dependents lists what Keystone would delete with the identity provider: its protocols and
 // the federated identities of the users it federated.
 func (e *external) Dependents(ctx context.Context, _ mr, idp keystone.IdentityProvider) ([]adoption.Dependent, error) {
-	return keystone.Gather(
+	return adoption.Gather(ctx,
 		func() ([]adoption.Dependent, error) { return keystone.ProtocolsOf(ctx, e.sc, idp.ID) },
 		func() ([]adoption.Dependent, error) { return keystone.FederatedUsers(ctx, e.sc, idp.ID) },
 	)

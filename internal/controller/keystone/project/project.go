@@ -172,15 +172,16 @@ func (e *external) Update(ctx context.Context, mg mr, p project, m provenance.Ma
 	return nil, nil
 }
 
-// Dependents lists what Keystone would delete with the project: nothing while it has child
-// projects (it refuses), so those are reported first, then the role assignments on it and its
-// unified limits.
+// Dependents lists what Keystone would delete with the project: the role assignments on it,
+// its child projects (Keystone refuses to delete a project that has any) and its unified
+// limits. Role assignments come first: when a project is deleted together with what is in
+// it, they are what it usually waits for (see adoption.Gather).
 func (e *external) Dependents(ctx context.Context, _ mr, p project) ([]adoption.Dependent, error) {
-	return keystone.Gather(
-		func() ([]adoption.Dependent, error) { return keystone.ChildProjects(ctx, e.sc, p.ID) },
+	return adoption.Gather(ctx,
 		func() ([]adoption.Dependent, error) {
 			return keystone.Assignments(ctx, e.sc, url.Values{"scope.project.id": {p.ID}})
 		},
+		func() ([]adoption.Dependent, error) { return keystone.ChildProjects(ctx, e.sc, p.ID) },
 		func() ([]adoption.Dependent, error) { return keystone.LimitsOf(ctx, e.sc, p.ID) },
 	)
 }

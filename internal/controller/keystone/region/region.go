@@ -155,7 +155,7 @@ func (e *external) Update(ctx context.Context, mg mr, r region, m provenance.Mar
 // delete. A child's own children and endpoints are the child's: the child in the way already
 // blocks.
 func (e *external) Dependents(ctx context.Context, _ mr, r region) ([]adoption.Dependent, error) {
-	return keystone.Gather(
+	return adoption.Gather(ctx,
 		func() ([]adoption.Dependent, error) { return keystone.ChildRegions(ctx, e.sc, r.ID) },
 		func() ([]adoption.Dependent, error) { return keystone.EndpointsInRegion(ctx, e.sc, r.ID) },
 	)

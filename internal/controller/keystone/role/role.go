@@ -166,7 +166,7 @@ func (e *external) Update(ctx context.Context, mg mr, r role, m provenance.Marke
 // Dependents lists what Keystone would delete with the role: every assignment of it and the
 // implied-role rules it takes part in, either side.
 func (e *external) Dependents(ctx context.Context, _ mr, r role) ([]adoption.Dependent, error) {
-	return keystone.Gather(
+	return adoption.Gather(ctx,
 		func() ([]adoption.Dependent, error) {
 			return keystone.Assignments(ctx, e.sc, url.Values{"role.id": {r.ID}})
 		},

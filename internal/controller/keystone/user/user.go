@@ -272,7 +272,7 @@ func (e *external) Update(ctx context.Context, mg mr, u user, m provenance.Marke
 // Dependents lists what Keystone would delete with the user: its role assignments, group
 // memberships and application credentials.
 func (e *external) Dependents(ctx context.Context, _ mr, u user) ([]adoption.Dependent, error) {
-	return keystone.Gather(
+	return adoption.Gather(ctx,
 		func() ([]adoption.Dependent, error) {
 			return keystone.Assignments(ctx, e.sc, url.Values{"user.id": {u.ID}})
 		},
