@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
+	"reflect"
 	"strings"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
@@ -67,6 +69,22 @@ func ProjectsInDomain(ctx context.Context, sc API, domainID string) ([]adoption.
 // ChildProjects lists the projects whose parent is the given project.
 func ChildProjects(ctx context.Context, sc API, projectID string) ([]adoption.Dependent, error) {
 	return namedDependents(ctx, sc, dependentProjects, url.Values{"parent_id": {projectID}}, typeProject, v1alpha1.ProjectGroupKind.String())
+}
+
+// ChildrenAmong picks the children of a project out of its domain's projects: Keystone keeps a
+// project in its parent's domain, so a list of the domain holds them all.
+func ChildrenAmong(inDomain []Project, projectID string) []adoption.Dependent {
+	var out []adoption.Dependent
+	for _, p := range inDomain {
+		if p.ParentID != projectID {
+			continue
+		}
+		out = append(out, adoption.Dependent{
+			Description: adoption.Description{ID: p.ID, Type: typeProject, Key: p.Name, Marker: ParseMarker(p.Marker)},
+			Kind:        v1alpha1.ProjectGroupKind.String(), ExternalName: p.ID,
+		})
+	}
+	return out
 }
 
 // UsersInDomain lists the users of a domain that a delete would take with it (for a domain
@@ -371,7 +389,16 @@ func ApplicationCredentialsOf(ctx context.Context, sc API, userID string) ([]ado
 // LimitsOf lists the unified limits set for a project; Keystone deletes them with it. A limit
 // carries its marker in the description's last line (the Limit kind's), which names the
 // resource that manages it.
+//
+// Keystone accepts a limit only under a registered limit, and refuses to delete a registered
+// limit that limits use: with no registered limit there is no limit anywhere. That question
+// is the same for every project, so the deletions asking it at once share one list
+// (clients.JoinedReads, each answered by a read started after it asked); only when there are
+// registered limits is the project's own list read.
 func LimitsOf(ctx context.Context, sc API, projectID string) ([]adoption.Dependent, error) {
+	if exist, err := anyRegisteredLimit(ctx, sc); err != nil || !exist {
+		return nil, err
+	}
 	ls, err := Limits.List(ctx, sc, url.Values{"project_id": {projectID}})
 	if err != nil && !IsTruncated(err) {
 		return nil, err
@@ -416,4 +443,27 @@ func ImpliedRoleRules(ctx context.Context, sc API, roleID string) ([]adoption.De
 		})
 	}
 	return ds, nil
+}
+
+// registeredLimitReads joins the deletions' questions whether a client sees any registered
+// limit; a client's credentials decide what it sees.
+var registeredLimitReads clients.JoinedReads[API, bool]
+
+// anyRegisteredLimit reports whether Keystone holds a registered limit, read after the call.
+func anyRegisteredLimit(ctx context.Context, sc API) (bool, error) {
+	read := func(ctx context.Context) (bool, error) {
+		rls, err := RegisteredLimits.List(ctx, sc, nil)
+		if IsTruncated(err) {
+			return true, nil
+		}
+		if err != nil {
+			return false, errors.Wrap(err, "cannot list Keystone's registered limits")
+		}
+		return len(rls) > 0, nil
+	}
+	if sc == nil || !reflect.TypeOf(sc).Comparable() {
+		// A client that cannot be a map key (a test double passed by value) asks alone.
+		return read(ctx)
+	}
+	return registeredLimitReads.Read(ctx, sc, read)
 }

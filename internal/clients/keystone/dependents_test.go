@@ -174,9 +174,23 @@ func TestDependents(t *testing.T) {
 				{Description: adoption.Description{ID: "d", Type: typeAppCred, Key: "cd", Marker: &limitMarker}},
 			},
 		},
+		"NoRegisteredLimitsNoLimitsRead": {
+			answers: map[string]string{"/v3/registered_limits": `{"registered_limits": []}`},
+			list: func(ctx context.Context, sc *gophercloud.ServiceClient) ([]adoption.Dependent, error) {
+				return LimitsOf(ctx, sc, "p")
+			},
+		},
+		"RegisteredLimitsUnreadable": {
+			answers: map[string]string{"/v3/registered_limits": "500"},
+			list: func(ctx context.Context, sc *gophercloud.ServiceClient) ([]adoption.Dependent, error) {
+				return LimitsOf(ctx, sc, "p")
+			},
+			wantErr: true,
+		},
 		"LimitsOfAProject": {
-			answers: map[string]string{"/v3/limits?project_id=p": `{"limits": [{"id": "l", "resource_name": "cores"},` +
-				`{"id": "m", "resource_name": "ram", "description": "hand\n[provider-identity: ` + limitMarker.Encode() + `]"}]}`},
+			answers: map[string]string{"/v3/registered_limits": `{"registered_limits": [{"id": "r", "resource_name": "cores"}]}`,
+				"/v3/limits?project_id=p": `{"limits": [{"id": "l", "resource_name": "cores"},` +
+					`{"id": "m", "resource_name": "ram", "description": "hand\n[provider-identity: ` + limitMarker.Encode() + `]"}]}`},
 			list: func(ctx context.Context, sc *gophercloud.ServiceClient) ([]adoption.Dependent, error) {
 				return LimitsOf(ctx, sc, "p")
 			},
