@@ -76,6 +76,9 @@ type SharedReads[T any] struct {
 	mu     sync.Mutex
 	scopes map[Scope]*scopeReads[T]
 	swept  time.Time
+	// joined are the lists that answer ReadAlone reads: each started after the reads it
+	// answers (see ListNow).
+	joined JoinedReads[Scope, map[string]T]
 }
 
 // NewSharedReads returns a SharedReads with the options o.
@@ -130,9 +133,15 @@ func ReadsAlone(ctx context.Context) bool {
 
 // Get returns the object id of scope s: from our own write's answer or a list if one is
 // fresh, else from a new list of the scope if its demand calls for one, else read alone. A
-// ReadAlone context reads it alone.
+// ReadAlone context is answered only by a list started after it asked (ListNow), or alone.
 func (r *SharedReads[T]) Get(ctx context.Context, s Scope, id string, src Source[T]) (T, error) {
 	if ReadsAlone(ctx) {
+		if items, ok := r.listNow(ctx, s, id, src); ok {
+			if v, ok := items[id]; ok {
+				return v, nil
+			}
+		}
+		// Not in the list (gone, or made after it was read): the object alone says which.
 		return src.Get(ctx)
 	}
 	now := r.now()
@@ -159,6 +168,44 @@ func (r *SharedReads[T]) Get(ctx context.Context, s Scope, id string, src Source
 	}
 	// Not in the list (gone, or made after it was read): the object alone says which.
 	return src.Get(ctx)
+}
+
+// ListNow returns the objects of scope s, by ID, from a list that started after this call:
+// as new as a read made alone now, so it may decide a delete and what the delete takes with
+// it. The calls that come while such a list is in flight share the next one (JoinedReads): when
+// many resources of a scope are deleted at once, each list answers all the deletions that
+// asked during the one before. ok is false when the scope's demand does not make a list
+// cheaper than reading alone, or the list failed: the caller then reads its own way.
+func (r *SharedReads[T]) ListNow(ctx context.Context, s Scope, src Source[T]) (map[string]T, bool) {
+	return r.listNow(ctx, s, "", src)
+}
+
+// listNow is ListNow, counting a read of object id (if any) toward the scope's demand.
+func (r *SharedReads[T]) listNow(ctx context.Context, s Scope, id string, src Source[T]) (map[string]T, bool) {
+	now := r.now()
+	r.mu.Lock()
+	sc := r.scope(s, now)
+	if id != "" {
+		sc.reads[id] = now
+	}
+	pays := r.shouldList(sc, now)
+	r.mu.Unlock()
+	if !pays {
+		return nil, false
+	}
+	items, err := r.joined.Read(ctx, s, func(ctx context.Context) (map[string]T, error) {
+		vs, err := src.List(ctx)
+		if err != nil {
+			r.refused(s, err, src)
+			return nil, err
+		}
+		m := make(map[string]T, len(vs))
+		for _, v := range vs {
+			m[src.ID(v)] = v
+		}
+		return m, nil
+	})
+	return items, err == nil
 }
 
 // Match returns the objects of scope s for which match is true, from a fresh list of the
@@ -260,19 +307,26 @@ func (r *SharedReads[T]) fetch(ctx context.Context, s Scope, l *listRead[T], src
 	defer cancel()
 	items, err := src.List(ctx)
 	l.err = err
-	if err != nil && src.Refused != nil && src.Refused(err) {
-		r.mu.Lock()
-		if sc, ok := r.scopes[s]; ok {
-			sc.refusedUntil = r.now().Add(refusedListPause)
-		}
-		r.mu.Unlock()
-	}
 	if err != nil {
+		r.refused(s, err, src)
 		return
 	}
 	l.items = make(map[string]T, len(items))
 	for _, v := range items {
 		l.items[src.ID(v)] = v
+	}
+}
+
+// refused makes a scope whose list failed for good (see Source.Refused) read object by
+// object for a while.
+func (r *SharedReads[T]) refused(s Scope, err error, src Source[T]) {
+	if src.Refused == nil || !src.Refused(err) {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if sc, ok := r.scopes[s]; ok {
+		sc.refusedUntil = r.now().Add(refusedListPause)
 	}
 }
 

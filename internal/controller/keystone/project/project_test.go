@@ -310,3 +310,42 @@ func TestFindWithoutDomain(t *testing.T) {
 		t.Errorf("Find while deleting: got %v, %v; want nothing", found, err)
 	}
 }
+
+// When many projects of a domain are deleted at once, a deletion reads its project and its
+// children from a list of the domain started after it asked, not one request each; with no
+// registered limit in Keystone there can be no limit, so no project's limits are listed.
+func TestDeletionReadsListsStartedAfterIt(t *testing.T) {
+	list := `{"projects": [{"id": "p1", "name": "team-a", "domain_id": "d1", "parent_id": "d1"},
+		{"id": "p2", "name": "team-b", "domain_id": "d1", "parent_id": "d1"},
+		{"id": "c1", "name": "child", "domain_id": "d1", "parent_id": "p1"}]}`
+	answers := map[string]keystonetest.Answer{
+		"GET projects/p2":           {Body: `{"project": {"id": "p2", "name": "team-b", "domain_id": "d1"}}`},
+		"GET projects?domain_id=d1": {Body: list},
+		"GET role_assignments?include_names=true&scope.project.id=p1": {Body: `{"role_assignments": []}`},
+		"GET registered_limits": {Body: `{"registered_limits": []}`},
+	}
+	busy := func(a keystone.API) adoption.Driver[mr, project] {
+		// Fresh as long as the window: two reads of the domain's projects call for a list.
+		return sharedDriver(clients.SharedReadOptions{Fresh: time.Hour, Window: time.Hour})(a)
+	}
+	mg := &v1alpha1.Project{Spec: v1alpha1.ProjectSpec{ForProvider: v1alpha1.ProjectParameters{Name: "team-a", DomainID: ptr("d1")}}}
+	got := keystonetest.Run(answers, busy, func(ctx context.Context, d adoption.Driver[mr, project]) (any, error) {
+		ctx = clients.ReadAlone(ctx)
+		if _, err := d.Get(ctx, mg, "p2"); err != nil { // one read: alone
+			return nil, err
+		}
+		p1, err := d.Get(ctx, mg, "p1") // the second: the domain's list
+		if err != nil {
+			return nil, err
+		}
+		return keystonetest.Dependents[mr, project](mg, p1)(ctx, d)
+	})
+	want := keystonetest.Result{
+		Value: []string{"Keystone project child"},
+		Calls: []string{"GET projects/p2", "GET projects?domain_id=d1", "GET role_assignments?include_names=true&scope.project.id=p1",
+			"GET projects?domain_id=d1", "GET registered_limits"},
+	}
+	if diff := cmp.Diff(want, got, test.EquateErrors()); diff != "" {
+		t.Errorf("-want +got:\n%s", diff)
+	}
+}
