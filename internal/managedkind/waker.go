@@ -2,6 +2,7 @@ package managedkind
 
 import (
 	"sync"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -139,13 +140,44 @@ func (w *Waker) Gone(resource string) {
 	w.wake(wake)
 }
 
-// RateLimiter returns l for the controller of kind, remembered so that a woken resource's
-// backoff can start afresh.
+// RateLimiter returns the rate limiter of the controller of kind: l, remembered so that a
+// woken resource's backoff can start afresh, except that a deletion waiting for other
+// resources of this provider to be gone retries no sooner than waitingRetry. Its wake-up comes
+// when they are gone; a retry before that would read again, from the external system, the
+// dependents that blocked it, only to find them still there. The longer delay is the fallback
+// should a wake-up be dropped.
 func (w *Waker) RateLimiter(kind string, l workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimiter[reconcile.Request] {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.limiters[kind] = l
-	return l
+	return waitingLimiter{TypedRateLimiter: l, w: w, kind: kind}
+}
+
+// waitingRetry is how long a deletion that waits for other resources waits before it retries
+// without a wake-up: crossplane-runtime's longest backoff.
+const waitingRetry = time.Minute
+
+// waitingLimiter delays the retries of deletions that wait for other resources (see
+// RateLimiter).
+type waitingLimiter struct {
+	workqueue.TypedRateLimiter[reconcile.Request]
+	w    *Waker
+	kind string
+}
+
+func (l waitingLimiter) When(r reconcile.Request) time.Duration {
+	d := l.TypedRateLimiter.When(r)
+	if d < waitingRetry && l.w.waits(waiter{l.kind, r.Namespace, r.Name}) {
+		return waitingRetry
+	}
+	return d
+}
+
+// waits reports whether the resource waits for others to be gone.
+func (w *Waker) waits(wt waiter) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.pending[wt]) > 0
 }
 
 // ResetBackoff forgets the backoff of the resource of kind in namespace with name, so that its

@@ -110,3 +110,22 @@ func TestWakerResetBackoff(t *testing.T) {
 		t.Errorf("next delays: -want +got:\n%s", diff)
 	}
 }
+
+// A deletion that waits for other resources retries no sooner than waitingRetry without a
+// wake-up; once woken, its next retry comes at the limiter's base delay again.
+func TestWakerWaitingDeletionRetriesLate(t *testing.T) {
+	const kind, ra = "Project.keystone.identity.crossplane.io", "RoleAssignment.keystone.identity.crossplane.io/team-a/ra"
+	w := NewWaker()
+	l := w.RateLimiter(kind, workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](time.Second, time.Minute))
+	p := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "team-a", Name: "p"}}
+	other := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "team-a", Name: "q"}}
+
+	w.WaitFor(kind, "team-a", "p", []string{ra}, w.Changes())
+	got := map[string]time.Duration{"waiting": l.When(p), "other": l.When(other)}
+	w.Gone(ra)
+	got["woken"] = l.When(p)
+	want := map[string]time.Duration{"waiting": waitingRetry, "other": time.Second, "woken": time.Second}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("delays: -want +got:\n%s", diff)
+	}
+}
