@@ -262,3 +262,59 @@ func withAllWaiting(ctx context.Context, owners Owners, installation string) con
 		return (&DeletionBlockedError{dependents: judged}).Waiting()
 	})
 }
+
+// A LocalCascader is a Cascader some of whose dependents are objects of a markerless kind of
+// ours whose external names name what they hang on: a role assignment's key names its project,
+// its group and its role. Before it reads the system, a deletion looks for resources of that
+// kind being deleted (see PartOwners): while any is, the deletion waits for it without a
+// request, since it would find the object in the way and wait all the same. Once none is, the
+// system's lists decide as before.
+type LocalCascader[MR any, O any] interface {
+	LocalDependents(mg MR, o O) []LocalDependents
+}
+
+// LocalDependents names the resources of Kind whose external names contain Part (a
+// "<word>/<ID>" pair, such as project/abc); Type names their objects in messages.
+type LocalDependents struct {
+	Kind, Part, Type string
+}
+
+// PartOwners finds the resources of a kind, in either scope, whose external names contain a
+// "<word>/<ID>" pair. Owners implementations may be PartOwners.
+type PartOwners interface {
+	ByExternalNamePart(ctx context.Context, kind, part string) ([]PartOwner, error)
+}
+
+// A PartOwner is one resource PartOwners found, with its external name.
+type PartOwner struct {
+	OwnerState
+	ExternalName string
+}
+
+// deletingLocally returns the dependents that resources of ours are deleting, as a
+// LocalCascader names them; nil when there are none or they cannot be looked up (the system's
+// lists then decide).
+func deletingLocally[MR any, O any](ctx context.Context, lc LocalCascader[MR, O], owners Owners, mg MR, o O) []judgedDependent {
+	po, ok := owners.(PartOwners)
+	if !ok {
+		return nil
+	}
+	var out []judgedDependent
+	for _, q := range lc.LocalDependents(mg, o) {
+		found, err := po.ByExternalNamePart(ctx, q.Kind, q.Part)
+		if err != nil {
+			return nil
+		}
+		for _, f := range found {
+			if !f.Deleting {
+				continue
+			}
+			out = append(out, judgedDependent{
+				Dependent: Dependent{Description: Description{ID: f.ExternalName, Type: q.Type, Key: f.ExternalName, Markerless: true},
+					Kind: q.Kind, ExternalName: f.ExternalName},
+				why: "being deleted by " + ResourceLabel(f.Resource), waiting: true, owner: f.Resource,
+			})
+		}
+	}
+	return out
+}

@@ -283,3 +283,85 @@ func TestGatherStopsWhenTheDeletionWaits(t *testing.T) {
 		})
 	}
 }
+
+// localDriver is a gatheringDriver whose role assignments also hang on it locally.
+type localDriver struct {
+	gatheringDriver
+}
+
+func (d *localDriver) LocalDependents(*v1alpha1.Domain, obj) []LocalDependents {
+	return []LocalDependents{{Kind: "RoleAssignment.keystone.identity.crossplane.io", Part: "domain/d1", Type: "Keystone role assignment"}}
+}
+
+// partOwners also answers ByExternalNamePart.
+type partOwners struct {
+	waitingOwners
+	parts []PartOwner
+	err   error
+}
+
+func (p partOwners) ByExternalNamePart(_ context.Context, kind, part string) ([]PartOwner, error) {
+	if kind != "RoleAssignment.keystone.identity.crossplane.io" || part != "domain/d1" {
+		return nil, nil
+	}
+	return p.parts, p.err
+}
+
+// A deletion whose role assignments resources of ours are deleting waits for them without
+// reading the system; one whose local dependents are not being deleted, or cannot be looked
+// up, reads the system's lists as before.
+func TestDeletionWaitsForLocalDependentsWithoutReading(t *testing.T) {
+	const ra = "RoleAssignment.keystone.identity.crossplane.io/team-a/ra"
+	key := "domain/d1/group/g1/role/r1"
+	cases := map[string]struct {
+		parts  []PartOwner
+		err    error
+		read   []int
+		waits  []string
+		reason xpv2.ConditionReason
+	}{
+		"Deleting": {
+			parts: []PartOwner{{OwnerState: OwnerState{Resource: ra, Deleting: true}, ExternalName: key}},
+			waits: []string{groupKind + "/a waits for " + ra}, reason: ReasonDependentsDeleting,
+		},
+		"NotDeleting": {
+			parts: []PartOwner{{OwnerState: OwnerState{Resource: ra}, ExternalName: key}},
+			read:  []int{0},
+		},
+		"LookupFails": {
+			err:  errors.New("cache not synced"),
+			read: []int{0},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var waits []string
+			owners := partOwners{waitingOwners: waitingOwners{cascadeOwners: cascadeOwners{}, waits: &waits}, parts: tc.parts, err: tc.err}
+			d := &localDriver{gatheringDriver{
+				fakeDriver: fakeDriver{byID: map[string]obj{"1": {ID: "d1", Key: "dom", Marker: ours(provenance.OriginCreated)}}},
+				lists:      [][]Dependent{nil},
+			}}
+			mg := newMR(func(mg *v1alpha1.Domain) { meta.SetExternalName(mg, "1") }, deleting)
+			e := NewExternal[*v1alpha1.Domain, obj](d, Config{GroupKind: groupKind, Installation: "here", Owners: owners})
+			if _, err := e.Observe(context.Background(), mg); err != nil {
+				t.Fatalf("Observe(): %v", err)
+			}
+			_, err := e.Delete(context.Background(), mg)
+			if diff := cmp.Diff(tc.read, d.read); diff != "" {
+				t.Errorf("lists read: -want +got:\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.waits, waits, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("WaitFor calls: -want +got:\n%s", diff)
+			}
+			if got := mg.GetCondition(TypeDeletionBlocked).Reason; got != tc.reason {
+				t.Errorf("DeletionBlocked reason: got %q, want %q", got, tc.reason)
+			}
+			if tc.reason != "" && (err == nil || !strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), `"ra" in namespace team-a`)) {
+				t.Errorf("Delete(): got %v, want an error naming the assignment %s and its resource", err, key)
+			}
+			if tc.reason == "" && (err != nil || !d.deleted) {
+				t.Errorf("Delete(): got %v, deleted %v; want the object deleted", err, d.deleted)
+			}
+		})
+	}
+}

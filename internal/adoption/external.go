@@ -348,6 +348,11 @@ func (e *External[MR, O]) checkDependents(ctx context.Context, mg MR) error {
 		// Taken before the dependents are read: an owner gone after it is not waited for.
 		mark = w.Changes()
 	}
+	if lc, ok := e.driver.(LocalCascader[MR, O]); ok {
+		if judged := deletingLocally(ctx, lc, e.owners, mg, *e.observed); len(judged) > 0 {
+			return e.blocked(mg, d, judged, waits, w, mark)
+		}
+	}
 	deps, err := c.Dependents(withAllWaiting(ctx, e.owners, e.installation), mg, *e.observed)
 	if err != nil {
 		return errors.Wrapf(err, errDependents, d.Type, d.Key, d.ID)
@@ -363,6 +368,12 @@ func (e *External[MR, O]) checkDependents(ctx context.Context, mg MR) error {
 	if err != nil {
 		return err
 	}
+	return e.blocked(mg, d, judged, waits, w, mark)
+}
+
+// blocked records on the resource why its object was not deleted and, when it only waits for
+// resources of ours, what to wake it for.
+func (e *External[MR, O]) blocked(mg MR, d Description, judged []judgedDependent, waits bool, w Waiter, mark uint64) error {
 	be := &DeletionBlockedError{Object: d, dependents: judged}
 	mg.SetConditions(be.Condition())
 	if waits && be.Waiting() {

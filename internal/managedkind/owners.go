@@ -2,6 +2,7 @@ package managedkind
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
@@ -29,6 +30,26 @@ func externalNameIndex(o client.Object) []string {
 		return []string{n}
 	}
 	return nil
+}
+
+// IndexExternalNameParts indexes every managed kind by the "<word>/<ID>" pairs of its external
+// name, where that is a path of two pairs or more: a role assignment's
+// project/<ID>/group/<ID>/role/<ID> is found under project/<ID>, group/<ID> and role/<ID>, so
+// that the resources whose objects hang on a project are found without listing the kind.
+const IndexExternalNameParts = "identity.crossplane.io/external-name-parts"
+
+func externalNamePartsIndex(o client.Object) []string {
+	segs := strings.Split(meta.GetExternalName(o), "/")
+	if len(segs) < 4 {
+		// An ID, or one pair such as an identity provider's protocol (<idp>/<protocol>): no
+		// path of words and IDs.
+		return nil
+	}
+	out := make([]string, 0, len(segs)/2)
+	for i := 0; i+1 < len(segs); i += 2 {
+		out = append(out, segs[i]+"/"+segs[i+1])
+	}
+	return out
 }
 
 // Owners implements adoption.Owners over the manager's cache: the resources it asks about are
@@ -109,6 +130,33 @@ func (o Owners) ByExternalName(ctx context.Context, kind, name string) (adoption
 		}
 	}
 	return adoption.OwnerState{}, nil
+}
+
+// ByExternalNamePart implements adoption.PartOwners: the resources of a kind, and of its twin in
+// the other scope, whose external names contain part.
+func (o Owners) ByExternalNamePart(ctx context.Context, kind, part string) ([]adoption.PartOwner, error) {
+	var out []adoption.PartOwner
+	for _, k := range []string{kind, otherScope(kind)} {
+		list, ok := o.newObject(k, "List").(resource.ManagedList)
+		if k == "" || !ok {
+			continue
+		}
+		err := o.Kube.List(ctx, list, client.MatchingFields{IndexExternalNameParts: part})
+		switch {
+		case apimeta.IsNoMatchError(err):
+			continue
+		case err != nil:
+			return nil, err
+		}
+		for _, mg := range list.GetItems() {
+			name := meta.GetExternalName(mg)
+			if !slices.Contains(externalNamePartsIndex(mg), part) {
+				continue
+			}
+			out = append(out, adoption.PartOwner{OwnerState: stateOf(provenance.ResourceName(k, mg.GetNamespace(), mg.GetName()), mg), ExternalName: name})
+		}
+	}
+	return out, nil
 }
 
 // Crossplane v2 puts a kind's namespaced twin into the group with .m. before crossplane.io.

@@ -118,3 +118,66 @@ func TestOwnersByExternalName(t *testing.T) {
 		})
 	}
 }
+
+// Only external names that are paths of two "<word>/<ID>" pairs or more are indexed by their
+// pairs; an inherited assignment's trailing word is not a pair.
+func TestExternalNamePartsIndex(t *testing.T) {
+	cases := map[string][]string{
+		"":                                    nil,
+		"5d1c0a":                              nil,
+		"idp/saml2":                           nil,
+		"project/p1/group/g1/role/r1":         {"project/p1", "group/g1", "role/r1"},
+		"domain/d1/user/u1/role/r1/inherited": {"domain/d1", "user/u1", "role/r1"},
+	}
+	for name, want := range cases {
+		mg := &nsv1alpha1.Protocol{}
+		meta.SetExternalName(mg, name)
+		if diff := cmp.Diff(want, externalNamePartsIndex(mg)); diff != "" {
+			t.Errorf("externalNamePartsIndex(%q): -want +got:\n%s", name, diff)
+		}
+	}
+}
+
+// ByExternalNamePart finds the resources of both scopes whose external names hold the pair,
+// with their external names and state.
+func TestOwnersByExternalNamePart(t *testing.T) {
+	s := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{clusterv1alpha1.SchemeBuilder.AddToScheme, nsv1alpha1.SchemeBuilder.AddToScheme} {
+		if err := add(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all := xpv2.ManagementPolicies{xpv2.ManagementActionAll}
+	ra := func(ns, name, ext string, deleting bool) client.Object {
+		r := &nsv1alpha1.RoleAssignment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+		r.SetManagementPolicies(all)
+		meta.SetExternalName(r, ext)
+		if deleting {
+			now := metav1.Now()
+			r.SetDeletionTimestamp(&now)
+			r.SetFinalizers([]string{"finalizer.managedresource.crossplane.io"})
+		}
+		return r
+	}
+	cra := &clusterv1alpha1.RoleAssignment{ObjectMeta: metav1.ObjectMeta{Name: "c"}}
+	cra.SetManagementPolicies(all)
+	cra.SetDeletionPolicy(xpv2.DeletionDelete)
+	meta.SetExternalName(cra, "project/p1/user/u1/role/r1")
+	kube := fake.NewClientBuilder().WithScheme(s).
+		WithObjects(ra("team-a", "a", "project/p1/group/g1/role/r1", true), ra("team-a", "b", "project/p2/group/g1/role/r1", false), cra).
+		WithIndex(&clusterv1alpha1.RoleAssignment{}, IndexExternalNameParts, externalNamePartsIndex).
+		WithIndex(&nsv1alpha1.RoleAssignment{}, IndexExternalNameParts, externalNamePartsIndex).Build()
+
+	clusterKind, nsKind := clusterv1alpha1.RoleAssignmentGroupKind.String(), nsv1alpha1.RoleAssignmentGroupKind.String()
+	got, err := Owners{Kube: kube, Scheme: s}.ByExternalNamePart(context.Background(), clusterKind, "project/p1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []adoption.PartOwner{
+		{OwnerState: adoption.OwnerState{Resource: clusterKind + "/c"}, ExternalName: "project/p1/user/u1/role/r1"},
+		{OwnerState: adoption.OwnerState{Resource: nsKind + "/team-a/a", Deleting: true}, ExternalName: "project/p1/group/g1/role/r1"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ByExternalNamePart(project/p1): -want +got:\n%s", diff)
+	}
+}

@@ -125,6 +125,9 @@ func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVer
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), obj, IndexExternalName, externalNameIndex); err != nil {
 		return errors.Wrapf(err, "cannot index %s by external name", gvk.Kind)
 	}
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), obj, IndexExternalNameParts, externalNamePartsIndex); err != nil {
+		return errors.Wrapf(err, "cannot index %s by the parts of its external name", gvk.Kind)
+	}
 	// The reconciler writes through a PolicyAwareWriter: without LateInitialize, its updates of
 	// the resource (finalizer, annotations) must not persist resolved references or defaults.
 	r := managed.NewReconciler(writerManager{Manager: mgr, writer: NewPolicyAwareWriter(mgr.GetClient())}, resource.ManagedKind(gvk), opts...)

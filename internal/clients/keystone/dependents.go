@@ -467,3 +467,10 @@ func anyRegisteredLimit(ctx context.Context, sc API) (bool, error) {
 	}
 	return registeredLimitReads.Read(ctx, sc, read)
 }
+
+// AssignmentsOn names the RoleAssignment resources whose assignments hang on the object of
+// word (project, domain, group, user or role) with ID id: a deletion of that object waits for
+// those being deleted before it asks Keystone (adoption.LocalCascader).
+func AssignmentsOn(word, id string) adoption.LocalDependents {
+	return adoption.LocalDependents{Kind: v1alpha1.RoleAssignmentGroupKind.String(), Part: word + "/" + id, Type: typeAssignment}
+}

@@ -156,6 +156,12 @@ func (e *external) Update(ctx context.Context, mg mr, g group, m provenance.Mark
 	return nil, nil
 }
 
+// LocalDependents names the RoleAssignment resources that manage the group's role assignments:
+// while any of them is being deleted, the deletion waits for it without asking Keystone.
+func (e *external) LocalDependents(_ mr, o group) []adoption.LocalDependents {
+	return []adoption.LocalDependents{keystone.AssignmentsOn("group", o.ID)}
+}
+
 // Dependents lists what Keystone would delete with the group: its role assignments and its
 // members' memberships.
 func (e *external) Dependents(ctx context.Context, _ mr, g group) ([]adoption.Dependent, error) {

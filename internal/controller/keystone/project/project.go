@@ -172,6 +172,12 @@ func (e *external) Update(ctx context.Context, mg mr, p project, m provenance.Ma
 	return nil, nil
 }
 
+// LocalDependents names the RoleAssignment resources that manage the role assignments on the
+// project: while any of them is being deleted, the deletion waits for it without asking Keystone.
+func (e *external) LocalDependents(_ mr, o project) []adoption.LocalDependents {
+	return []adoption.LocalDependents{keystone.AssignmentsOn("project", o.ID)}
+}
+
 // Dependents lists what Keystone would delete with the project: the role assignments on it,
 // its child projects (Keystone refuses to delete a project that has any) and its unified
 // limits. Role assignments come first: when a project is deleted together with what is in

@@ -163,6 +163,12 @@ func (e *external) Update(ctx context.Context, mg mr, r role, m provenance.Marke
 	return nil, nil
 }
 
+// LocalDependents names the RoleAssignment resources that manage the assignments of the role:
+// while any of them is being deleted, the deletion waits for it without asking Keystone.
+func (e *external) LocalDependents(_ mr, o role) []adoption.LocalDependents {
+	return []adoption.LocalDependents{keystone.AssignmentsOn("role", o.ID)}
+}
+
 // Dependents lists what Keystone would delete with the role: every assignment of it and the
 // implied-role rules it takes part in, either side.
 func (e *external) Dependents(ctx context.Context, _ mr, r role) ([]adoption.Dependent, error) {

@@ -269,6 +269,12 @@ func (e *external) Update(ctx context.Context, mg mr, u user, m provenance.Marke
 	return nil, nil
 }
 
+// LocalDependents names the RoleAssignment resources that manage the user's role assignments:
+// while any of them is being deleted, the deletion waits for it without asking Keystone.
+func (e *external) LocalDependents(_ mr, o user) []adoption.LocalDependents {
+	return []adoption.LocalDependents{keystone.AssignmentsOn("user", o.ID)}
+}
+
 // Dependents lists what Keystone would delete with the user: its role assignments, group
 // memberships and application credentials.
 func (e *external) Dependents(ctx context.Context, _ mr, u user) ([]adoption.Dependent, error) {
