@@ -29,15 +29,14 @@ type joinedKey[T any] struct {
 // joinedRead is one read, answered when done is closed.
 type joinedRead[T any] struct {
 	read func(context.Context) (T, error)
-	ctx  context.Context
 	done chan struct{}
 	v    T
 	err  error
 }
 
 // Read returns the answer of a read of key that started after this call. read is the read; the
-// first caller's is used for each read, detached from its cancellation (a reconcile that gave
-// up must not fail the others) within lookupTimeout.
+// first caller's is used for each read. Reads run detached from the cancellation of the caller
+// that started them (a reconcile that gave up must not fail the others), within lookupTimeout.
 func (j *JoinedReads[K, T]) Read(ctx context.Context, key K, read func(context.Context) (T, error)) (T, error) {
 	j.mu.Lock()
 	if j.keys == nil {
@@ -51,11 +50,11 @@ func (j *JoinedReads[K, T]) Read(ctx context.Context, key K, read func(context.C
 	var r *joinedRead[T]
 	switch {
 	case k.running == nil:
-		r = newJoinedRead(ctx, read)
+		r = newJoinedRead(read)
 		k.running = r
-		go j.run(key, k, r)
+		go j.run(context.WithoutCancel(ctx), key, k, r)
 	case k.next == nil:
-		r = newJoinedRead(ctx, read)
+		r = newJoinedRead(read)
 		k.next = r
 	default:
 		r = k.next
@@ -71,15 +70,16 @@ func (j *JoinedReads[K, T]) Read(ctx context.Context, key K, read func(context.C
 	}
 }
 
-func newJoinedRead[T any](ctx context.Context, read func(context.Context) (T, error)) *joinedRead[T] {
-	return &joinedRead[T]{read: read, ctx: context.WithoutCancel(ctx), done: make(chan struct{})}
+func newJoinedRead[T any](read func(context.Context) (T, error)) *joinedRead[T] {
+	return &joinedRead[T]{read: read, done: make(chan struct{})}
 }
 
-// run carries out r, then the read that waited for it, until none waits.
-func (j *JoinedReads[K, T]) run(key K, k *joinedKey[T], r *joinedRead[T]) {
+// run carries out r, then the read that waited for it, until none waits, in ctx: the context
+// of the caller that started the first, without its cancellation.
+func (j *JoinedReads[K, T]) run(ctx context.Context, key K, k *joinedKey[T], r *joinedRead[T]) {
 	for r != nil {
-		ctx, cancel := context.WithTimeout(r.ctx, lookupTimeout)
-		r.v, r.err = r.read(ctx)
+		rctx, cancel := context.WithTimeout(ctx, lookupTimeout)
+		r.v, r.err = r.read(rctx)
 		cancel()
 		j.mu.Lock()
 		done := r.done

@@ -16,13 +16,13 @@ func TestJoinedReadsShareTheNextRead(t *testing.T) {
 	var reads atomic.Int32
 	release := make(chan struct{})
 	started := make(chan struct{}, 10)
-	read := func(context.Context) (int, error) {
+	read := func(ctx context.Context) (int, error) {
 		n := int(reads.Add(1))
 		started <- struct{}{}
 		if n == 1 {
 			<-release
 		}
-		return n, nil
+		return n, ctx.Err()
 	}
 
 	first := make(chan int, 1)

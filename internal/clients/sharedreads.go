@@ -136,13 +136,7 @@ func ReadsAlone(ctx context.Context) bool {
 // ReadAlone context is answered only by a list started after it asked (ListNow), or alone.
 func (r *SharedReads[T]) Get(ctx context.Context, s Scope, id string, src Source[T]) (T, error) {
 	if ReadsAlone(ctx) {
-		if items, ok := r.listNow(ctx, s, id, src); ok {
-			if v, ok := items[id]; ok {
-				return v, nil
-			}
-		}
-		// Not in the list (gone, or made after it was read): the object alone says which.
-		return src.Get(ctx)
+		return r.getNow(ctx, s, id, src)
 	}
 	now := r.now()
 	r.mu.Lock()
@@ -165,6 +159,17 @@ func (r *SharedReads[T]) Get(ctx context.Context, s Scope, id string, src Source
 	}
 	if v, ok := l.items[id]; ok {
 		return v, nil
+	}
+	// Not in the list (gone, or made after it was read): the object alone says which.
+	return src.Get(ctx)
+}
+
+// getNow is Get for a ReadAlone context: from a list started after it asked, or alone.
+func (r *SharedReads[T]) getNow(ctx context.Context, s Scope, id string, src Source[T]) (T, error) {
+	if items, ok := r.listNow(ctx, s, id, src); ok {
+		if v, ok := items[id]; ok {
+			return v, nil
+		}
 	}
 	// Not in the list (gone, or made after it was read): the object alone says which.
 	return src.Get(ctx)
