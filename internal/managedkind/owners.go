@@ -109,54 +109,58 @@ func (o Owners) ByMarker(ctx context.Context, res string) (adoption.OwnerState, 
 // manage the same external objects, so the kind's twin in the other scope is asked too: a
 // markerless object (a role assignment, a protocol) may be a namespaced resource's.
 func (o Owners) ByExternalName(ctx context.Context, kind, name string) (adoption.OwnerState, error) {
-	for _, k := range []string{kind, otherScope(kind)} {
-		list, ok := o.newObject(k, "List").(resource.ManagedList)
-		if k == "" || !ok {
-			continue
+	var st adoption.OwnerState
+	err := o.inBothScopes(ctx, kind, IndexExternalName, name, func(res string, mg resource.Managed) bool {
+		if meta.GetExternalName(mg) != name {
+			return true
 		}
-		err := o.Kube.List(ctx, list, client.MatchingFields{IndexExternalName: name})
-		switch {
-		case apimeta.IsNoMatchError(err):
-			// The API server does not serve the kind (with safe-start, it is not activated):
-			// no resource of it can own anything.
-			continue
-		case err != nil:
-			return adoption.OwnerState{}, err
-		}
-		for _, mg := range list.GetItems() {
-			if meta.GetExternalName(mg) == name {
-				return stateOf(provenance.ResourceName(k, mg.GetNamespace(), mg.GetName()), mg), nil
-			}
-		}
-	}
-	return adoption.OwnerState{}, nil
+		st = stateOf(res, mg)
+		return false
+	})
+	return st, err
 }
 
 // ByExternalNamePart implements adoption.PartOwners: the resources of a kind, and of its twin in
 // the other scope, whose external names contain part.
 func (o Owners) ByExternalNamePart(ctx context.Context, kind, part string) ([]adoption.PartOwner, error) {
 	var out []adoption.PartOwner
+	err := o.inBothScopes(ctx, kind, IndexExternalNameParts, part, func(res string, mg resource.Managed) bool {
+		if slices.Contains(externalNamePartsIndex(mg), part) {
+			out = append(out, adoption.PartOwner{OwnerState: stateOf(res, mg), ExternalName: meta.GetExternalName(mg)})
+		}
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// inBothScopes lists the resources of a kind and of its twin in the other scope whose index
+// field holds value, and hands each to visit (as Kind.group/[namespace/]name) until visit
+// returns false.
+func (o Owners) inBothScopes(ctx context.Context, kind, field, value string, visit func(res string, mg resource.Managed) bool) error {
 	for _, k := range []string{kind, otherScope(kind)} {
 		list, ok := o.newObject(k, "List").(resource.ManagedList)
 		if k == "" || !ok {
 			continue
 		}
-		err := o.Kube.List(ctx, list, client.MatchingFields{IndexExternalNameParts: part})
+		err := o.Kube.List(ctx, list, client.MatchingFields{field: value})
 		switch {
 		case apimeta.IsNoMatchError(err):
+			// The API server does not serve the kind (with safe-start, it is not activated):
+			// no resource of it can own anything.
 			continue
 		case err != nil:
-			return nil, err
+			return err
 		}
 		for _, mg := range list.GetItems() {
-			name := meta.GetExternalName(mg)
-			if !slices.Contains(externalNamePartsIndex(mg), part) {
-				continue
+			if !visit(provenance.ResourceName(k, mg.GetNamespace(), mg.GetName()), mg) {
+				return nil
 			}
-			out = append(out, adoption.PartOwner{OwnerState: stateOf(provenance.ResourceName(k, mg.GetNamespace(), mg.GetName()), mg), ExternalName: name})
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // Crossplane v2 puts a kind's namespaced twin into the group with .m. before crossplane.io.
