@@ -47,6 +47,8 @@ cleanup() {
   else
     "$ROOT/hack/authentik.sh" stop || rc=1
   fi
+  # Keystone's log (uwsgi's line per request, with its time in msecs) stays for analysis.
+  if [[ -f $STATE_DIR/keystone/keystone.log ]]; then mv "$STATE_DIR/keystone/keystone.log" "$STATE_DIR/keystone.log"; fi
   rm -rf "$CP_TMP" "$BIN" "$STATE_DIR/keystone"
   if [[ ${BENCH_KEEP:-1} == 0 ]]; then rm -rf "$STATE_DIR"; else log "manifests, logs and summary: $STATE_DIR"; fi
   exit "$rc"

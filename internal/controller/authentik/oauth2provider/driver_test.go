@@ -482,3 +482,29 @@ func TestReplacedProviderAdoptedIsAdopted(t *testing.T) {
 		t.Errorf("provenance of the adopted provider: got %q, want %q", got, identityv1alpha1.Adopted)
 	}
 }
+
+// A deletion resolves nothing of the spec: no flow, key or scope-mapping lookups, only the
+// provider, what its delete would take with it, and the delete.
+func TestDeletionResolvesNothing(t *testing.T) {
+	e := authentiktest.New(t)
+	mg := newMR("grafana")
+	if r := reconcile(t, e, mg); !r.Created {
+		t.Fatalf("first reconcile did not create: %+v", r.Observation)
+	}
+	now := metav1.Now()
+	mg.SetDeletionTimestamp(&now)
+	e.Server.ResetCounts()
+	if err := kind.Delete(e, mg); err != nil {
+		t.Fatal(err)
+	}
+	for req := range e.Server.Counts() {
+		for _, lookup := range []string{"/flows/", "/crypto/", "/propertymappings/"} {
+			if strings.Contains(req, lookup) {
+				t.Errorf("the deletion looked up %s (all requests: %v)", req, e.Server.Counts())
+			}
+		}
+	}
+	if diff := cmp.Diff(map[string]int{"DELETE /providers/oauth2/{id}/": 1}, e.Writes()); diff != "" {
+		t.Errorf("writes of the deletion: -want +got:\n%s", diff)
+	}
+}

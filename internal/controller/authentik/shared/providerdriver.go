@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
@@ -172,6 +173,11 @@ func (d *ProviderDriver[MG, P, Req, Patch]) Describe(o Observed[P]) adoption.Des
 func (d *ProviderDriver[MG, P, Req, Patch]) Observe(mg MG, o Observed[P], p identityv1alpha1.Provenance) adoption.Observation {
 	d.kind.Status(d.Client, mg, o.Provider, p)
 	obs := adoption.Observation{ConnectionDetails: o.Details}
+	if meta.WasDeleted(mg) {
+		// Nothing is compared for a resource being deleted (see prepare).
+		obs.UpToDate = true
+		return obs
+	}
 	if d.wantErr != nil {
 		obs.Diff = d.wantErr.Error()
 		return obs
@@ -271,11 +277,16 @@ func (d *ProviderDriver[MG, P, Req, Patch]) objects() *authentik.Shared[P] {
 // prepare resolves the spec into authentik's fields once per reconcile, when Get or Find has
 // read the provider (so Observe and Update always find it resolved) or Create is about to make
 // it. A failure is kept for Observe (the provider is then not up to date), Create and Update
-// to report, so that it never stands in the way of observing or deleting the provider.
+// to report, so that it never stands in the way of observing or deleting the provider. A
+// resource being deleted resolves nothing: its spec is never compared or written again, and
+// its flows, keys and mappings would cost four lookups per deletion.
 func (d *ProviderDriver[MG, P, Req, Patch]) prepare(ctx context.Context, mg MG) {
 	if d.prepared {
 		return
 	}
 	d.prepared = true
+	if meta.WasDeleted(mg) {
+		return
+	}
 	d.want, d.wantErr = d.kind.Desired(ctx, d.Client, d.res, mg)
 }
