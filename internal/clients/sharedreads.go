@@ -76,9 +76,6 @@ type SharedReads[T any] struct {
 	mu     sync.Mutex
 	scopes map[Scope]*scopeReads[T]
 	swept  time.Time
-	// joined are the lists that answer ReadAlone reads: each started after the reads it
-	// answers (see ListNow).
-	joined JoinedReads[Scope, map[string]T]
 }
 
 // NewSharedReads returns a SharedReads with the options o.
@@ -133,10 +130,12 @@ func ReadsAlone(ctx context.Context) bool {
 
 // Get returns the object id of scope s: from our own write's answer or a list if one is
 // fresh, else from a new list of the scope if its demand calls for one, else read alone. A
-// ReadAlone context is answered only by a list started after it asked (ListNow), or alone.
+// ReadAlone context reads it alone. (Lists joined by the deletions that ask while one is in
+// flight were tried, and cost more than they saved: deletions come a few per second, a list
+// of a busy scope costs several single reads, and few joined each; see ADR 0006.)
 func (r *SharedReads[T]) Get(ctx context.Context, s Scope, id string, src Source[T]) (T, error) {
 	if ReadsAlone(ctx) {
-		return r.getNow(ctx, s, id, src)
+		return src.Get(ctx)
 	}
 	now := r.now()
 	r.mu.Lock()
@@ -162,55 +161,6 @@ func (r *SharedReads[T]) Get(ctx context.Context, s Scope, id string, src Source
 	}
 	// Not in the list (gone, or made after it was read): the object alone says which.
 	return src.Get(ctx)
-}
-
-// getNow is Get for a ReadAlone context: from a list started after it asked, or alone.
-func (r *SharedReads[T]) getNow(ctx context.Context, s Scope, id string, src Source[T]) (T, error) {
-	if items, ok := r.listNow(ctx, s, id, src); ok {
-		if v, ok := items[id]; ok {
-			return v, nil
-		}
-	}
-	// Not in the list (gone, or made after it was read): the object alone says which.
-	return src.Get(ctx)
-}
-
-// ListNow returns the objects of scope s, by ID, from a list that started after this call:
-// as new as a read made alone now, so it may decide a delete and what the delete takes with
-// it. The calls that come while such a list is in flight share the next one (JoinedReads): when
-// many resources of a scope are deleted at once, each list answers all the deletions that
-// asked during the one before. ok is false when the scope's demand does not make a list
-// cheaper than reading alone, or the list failed: the caller then reads its own way.
-func (r *SharedReads[T]) ListNow(ctx context.Context, s Scope, src Source[T]) (map[string]T, bool) {
-	return r.listNow(ctx, s, "", src)
-}
-
-// listNow is ListNow, counting a read of object id (if any) toward the scope's demand.
-func (r *SharedReads[T]) listNow(ctx context.Context, s Scope, id string, src Source[T]) (map[string]T, bool) {
-	now := r.now()
-	r.mu.Lock()
-	sc := r.scope(s, now)
-	if id != "" {
-		sc.reads[id] = now
-	}
-	pays := r.shouldList(sc, now)
-	r.mu.Unlock()
-	if !pays {
-		return nil, false
-	}
-	items, err := r.joined.Read(ctx, s, func(ctx context.Context) (map[string]T, error) {
-		vs, err := src.List(ctx)
-		if err != nil {
-			r.refused(s, err, src)
-			return nil, err
-		}
-		m := make(map[string]T, len(vs))
-		for _, v := range vs {
-			m[src.ID(v)] = v
-		}
-		return m, nil
-	})
-	return items, err == nil
 }
 
 // Match returns the objects of scope s for which match is true, from a fresh list of the

@@ -175,29 +175,16 @@ func TestSharedReads(t *testing.T) {
 			want: result{Reads: []string{"match [o1=v] true"}, Lists: 2, Gets: 39},
 		},
 		// A deletion's reads see the system now: a change by hand within Fresh, and no answer
-		// from our own write or a fresh list. In a busy scope, a list started after the read
-		// asked answers it.
+		// from our own write or a fresh list, even in a busy scope.
 		"ReadAloneSeesAChangeWithinFresh": {
 			steps: append(busy(), step{set: map[string]string{"o1": "changed"}}, step{read: "o1"}, step{read: "o1", alone: true}),
 			skip:  40,
-			want:  result{Reads: []string{"o1=v", "o1=changed"}, Lists: 2, Gets: 39},
+			want:  result{Reads: []string{"o1=v", "o1=changed"}, Lists: 1, Gets: 40},
 		},
-		// Only the system says an object is gone: one missing from the new list is read alone.
-		"ReadAloneMissingFromTheListIsReadAlone": {
-			steps: append(busy(), step{drop: "o1"}, step{read: "o1", alone: true}),
+		"ReadAloneInABusyScopeStartsNoList": {
+			steps: append(busy(), step{after: time.Hour}, step{read: "o1", alone: true}, step{read: "o2", alone: true}),
 			skip:  40,
-			want:  result{Reads: []string{"error: gone"}, Lists: 2, Gets: 40},
-		},
-		// A scope without the demand for a list reads alone.
-		"ReadAloneInAQuietScopeReadsAlone": {
-			steps: []step{{read: "o1", alone: true}, {after: time.Second, read: "o2", alone: true}},
-			want:  result{Reads: []string{"o1=v", "o2=v"}, Gets: 2},
-		},
-		"ReadAloneListRefusedReadsAlone": {
-			steps: append(busy(), step{fail: errRefused}, step{read: "o1", alone: true}, step{read: "o2", alone: true}),
-			skip:  40,
-			// The refused list pauses the scope's lists: the second read does not try again.
-			want: result{Reads: []string{"o1=v", "o2=v"}, Lists: 2, Gets: 41},
+			want:  result{Reads: []string{"o1=v", "o2=v"}, Lists: 1, Gets: 41},
 		},
 		"ReadAloneIsNotAnsweredByOurWrite": {
 			steps: []step{{wrote: [2]string{"o1", "o1=ours"}}, {read: "o1", alone: true}},

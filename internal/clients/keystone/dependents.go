@@ -71,22 +71,6 @@ func ChildProjects(ctx context.Context, sc API, projectID string) ([]adoption.De
 	return namedDependents(ctx, sc, dependentProjects, url.Values{"parent_id": {projectID}}, typeProject, v1alpha1.ProjectGroupKind.String())
 }
 
-// ChildrenAmong picks the children of a project out of its domain's projects: Keystone keeps a
-// project in its parent's domain, so a list of the domain holds them all.
-func ChildrenAmong(inDomain []Project, projectID string) []adoption.Dependent {
-	var out []adoption.Dependent
-	for _, p := range inDomain {
-		if p.ParentID != projectID {
-			continue
-		}
-		out = append(out, adoption.Dependent{
-			Description: adoption.Description{ID: p.ID, Type: typeProject, Key: p.Name, Marker: ParseMarker(p.Marker)},
-			Kind:        v1alpha1.ProjectGroupKind.String(), ExternalName: p.ID,
-		})
-	}
-	return out
-}
-
 // UsersInDomain lists the users of a domain that a delete would take with it (for a domain
 // with an LDAP configuration, the directory's users: callers check the configuration first).
 func UsersInDomain(ctx context.Context, sc API, domainID string) ([]adoption.Dependent, error) {

@@ -2,11 +2,9 @@ package keystone
 
 import (
 	"context"
-	"maps"
 	"net/http"
 	"net/url"
 	"reflect"
-	"slices"
 
 	"github.com/gophercloud/gophercloud/v2"
 
@@ -51,27 +49,6 @@ func (s Shared[T]) source(sc API, scope url.Values, id string) clients.Source[T]
 		ID:      s.ID,
 		Refused: listRefused,
 	}
-}
-
-// ListNow returns the objects of scope from a list started after this call, ordered by ID (see
-// clients.SharedReads.ListNow): it may answer what a delete takes with it. ok is false when
-// the scope is not read often enough for a list to pay, or the list failed: the caller then
-// asks Keystone its own way.
-func (s Shared[T]) ListNow(ctx context.Context, sc API, scope url.Values) ([]T, bool) {
-	key, ok := s.scope(sc, scope)
-	if !ok {
-		return nil, false
-	}
-	items, ok := s.reads.ListNow(ctx, key, s.source(sc, scope, ""))
-	if !ok {
-		return nil, false
-	}
-	ids := slices.Sorted(maps.Keys(items))
-	out := make([]T, 0, len(ids))
-	for _, id := range ids {
-		out = append(out, items[id])
-	}
-	return out, true
 }
 
 // FindInDomain looks up the objects named key in scope (FindInDomain's lookup) from a shared

@@ -187,19 +187,9 @@ func (e *external) Dependents(ctx context.Context, _ mr, p project) ([]adoption.
 		func() ([]adoption.Dependent, error) {
 			return keystone.Assignments(ctx, e.sc, url.Values{"scope.project.id": {p.ID}})
 		},
-		func() ([]adoption.Dependent, error) { return e.children(ctx, p) },
+		func() ([]adoption.Dependent, error) { return keystone.ChildProjects(ctx, e.sc, p.ID) },
 		func() ([]adoption.Dependent, error) { return keystone.LimitsOf(ctx, e.sc, p.ID) },
 	)
-}
-
-// children lists the project's child projects: from a list of its domain's projects started
-// after the call, when many projects of the domain are read (deleted together, say), else with
-// Keystone's parent_id filter.
-func (e *external) children(ctx context.Context, p project) ([]adoption.Dependent, error) {
-	if all, ok := e.projects.ListNow(ctx, e.sc, inDomain(p.DomainID)); ok {
-		return keystone.ChildrenAmong(all, p.ID), nil
-	}
-	return keystone.ChildProjects(ctx, e.sc, p.ID)
 }
 
 // Delete deletes the project. Keystone refuses (403) to delete a project that has children;

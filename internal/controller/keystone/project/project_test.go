@@ -311,18 +311,19 @@ func TestFindWithoutDomain(t *testing.T) {
 	}
 }
 
-// When many projects of a domain are deleted at once, a deletion reads its project and its
-// children from a list of the domain started after it asked, not one request each; with no
-// registered limit in Keystone there can be no limit, so no project's limits are listed.
-func TestDeletionReadsListsStartedAfterIt(t *testing.T) {
+// A deletion reads its project alone and asks Keystone for its children, even when many
+// projects of the domain are read (a list of the domain costs several reads, and deletions
+// rarely share one); with no registered limit in Keystone there can be no limit, so the
+// project's limits are not listed.
+func TestDeletionReadsAlone(t *testing.T) {
 	list := `{"projects": [{"id": "p1", "name": "team-a", "domain_id": "d1", "parent_id": "d1"},
-		{"id": "p2", "name": "team-b", "domain_id": "d1", "parent_id": "d1"},
-		{"id": "c1", "name": "child", "domain_id": "d1", "parent_id": "p1"}]}`
+		{"id": "p2", "name": "team-b", "domain_id": "d1", "parent_id": "d1"}]}`
 	answers := map[string]keystonetest.Answer{
-		"GET projects/p2":           {Body: `{"project": {"id": "p2", "name": "team-b", "domain_id": "d1"}}`},
+		"GET projects/p1":           {Body: `{"project": {"id": "p1", "name": "team-a", "domain_id": "d1", "parent_id": "d1"}}`},
 		"GET projects?domain_id=d1": {Body: list},
 		"GET role_assignments?include_names=true&scope.project.id=p1": {Body: `{"role_assignments": []}`},
-		"GET registered_limits": {Body: `{"registered_limits": []}`},
+		"GET projects?parent_id=p1": {Body: `{"projects": [{"id": "c1", "name": "child", "domain_id": "d1", "parent_id": "p1"}]}`},
+		"GET registered_limits":     {Body: `{"registered_limits": []}`},
 	}
 	busy := func(a keystone.API) adoption.Driver[mr, project] {
 		// Fresh as long as the window: two reads of the domain's projects call for a list.
@@ -330,11 +331,13 @@ func TestDeletionReadsListsStartedAfterIt(t *testing.T) {
 	}
 	mg := &v1alpha1.Project{Spec: v1alpha1.ProjectSpec{ForProvider: v1alpha1.ProjectParameters{Name: "team-a", DomainID: ptr("d1")}}}
 	got := keystonetest.Run(answers, busy, func(ctx context.Context, d adoption.Driver[mr, project]) (any, error) {
-		ctx = clients.ReadAlone(ctx)
-		if _, err := d.Get(ctx, mg, "p2"); err != nil { // one read: alone
-			return nil, err
+		for _, id := range []string{"p1", "p2"} { // polls: the second calls for the domain's list
+			if _, err := d.Get(ctx, mg, id); err != nil {
+				return nil, err
+			}
 		}
-		p1, err := d.Get(ctx, mg, "p1") // the second: the domain's list
+		ctx = clients.ReadAlone(ctx)
+		p1, err := d.Get(ctx, mg, "p1")
 		if err != nil {
 			return nil, err
 		}
@@ -342,8 +345,8 @@ func TestDeletionReadsListsStartedAfterIt(t *testing.T) {
 	})
 	want := keystonetest.Result{
 		Value: []string{"Keystone project child"},
-		Calls: []string{"GET projects/p2", "GET projects?domain_id=d1", "GET role_assignments?include_names=true&scope.project.id=p1",
-			"GET projects?domain_id=d1", "GET registered_limits"},
+		Calls: []string{"GET projects/p1", "GET projects?domain_id=d1", "GET projects/p1", "GET role_assignments?include_names=true&scope.project.id=p1",
+			"GET projects?parent_id=p1", "GET registered_limits"},
 	}
 	if diff := cmp.Diff(want, got, test.EquateErrors()); diff != "" {
 		t.Errorf("-want +got:\n%s", diff)
