@@ -74,13 +74,18 @@ type BackoffResetter interface {
 	ResetBackoff(kind, namespace, name string)
 }
 
-// waitedFor lists the resources that are deleting the dependents.
+// waitedFor lists the resources of this installation behind the dependents when every
+// dependent has one: the deletion can go ahead only once they are gone (those being deleted
+// soon, the others when someone deletes them), so it is woken then instead of reading its
+// dependents again at each backoff step. nil when a dependent has none: only a person can
+// remove that one, and the deletion is retried on its backoff.
 func waitedFor(ds []judgedDependent) []string {
 	out := make([]string, 0, len(ds))
 	for _, d := range ds {
-		if d.waiting {
-			out = append(out, d.owner)
+		if d.owner == "" {
+			return nil
 		}
+		out = append(out, d.owner)
 	}
 	return out
 }

@@ -109,12 +109,15 @@ func TestDeleteWithDependents(t *testing.T) {
 		"OursKept": {
 			dependents: []Dependent{dependent("1", marked("here", projectKind+"/kept"))},
 			owners:     cascadeOwners{byMarker: map[string]OwnerState{projectKind + "/kept": {Resource: projectKind + "/kept", Keeps: true}}},
-			want:       want{blocked: true, reason: ReasonForeignDependents, contains: []string{projectKind + "/kept keeps it"}},
+			want: want{blocked: true, reason: ReasonForeignDependents, contains: []string{projectKind + "/kept keeps it"},
+				waits: []string{groupKind + "/a waits for " + projectKind + "/kept"}},
 		},
 		"OursStillManaged": {
 			dependents: []Dependent{dependent("1", marked("here", projectKind+"/live"))},
 			owners:     cascadeOwners{byMarker: map[string]OwnerState{projectKind + "/live": {Resource: projectKind + "/live"}}},
-			want:       want{blocked: true, reason: ReasonForeignDependents, contains: []string{"still managed by " + projectKind + "/live"}},
+			// Blocked until that resource is deleted: woken when it is gone, not retried on backoff.
+			want: want{blocked: true, reason: ReasonForeignDependents, contains: []string{"still managed by " + projectKind + "/live"},
+				waits: []string{groupKind + "/a waits for " + projectKind + "/live"}},
 		},
 		"OursBeingDeletedIsWaitedFor": {
 			dependents: []Dependent{

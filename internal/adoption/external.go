@@ -371,13 +371,13 @@ func (e *External[MR, O]) checkDependents(ctx context.Context, mg MR) error {
 	return e.blocked(mg, d, judged, waits, w, mark)
 }
 
-// blocked records on the resource why its object was not deleted and, when it only waits for
-// resources of ours, what to wake it for.
+// blocked records on the resource why its object was not deleted and, when only resources of
+// ours stand in the way, what to wake it for (see waitedFor).
 func (e *External[MR, O]) blocked(mg MR, d Description, judged []judgedDependent, waits bool, w Waiter, mark uint64) error {
 	be := &DeletionBlockedError{Object: d, dependents: judged}
 	mg.SetConditions(be.Condition())
-	if waits && be.Waiting() {
-		w.WaitFor(e.groupKind, mg.GetNamespace(), mg.GetName(), waitedFor(judged), mark)
+	if rs := waitedFor(judged); waits && len(rs) > 0 {
+		w.WaitFor(e.groupKind, mg.GetNamespace(), mg.GetName(), rs, mark)
 	}
 	return be
 }

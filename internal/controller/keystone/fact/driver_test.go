@@ -106,6 +106,17 @@ func TestDriver(t *testing.T) {
 	now := metav1.Now()
 	deleting.SetDeletionTimestamp(&now)
 	mk := provenance.Marker{Installation: "i", Resource: "GroupMembership.keystone.identity.crossplane.io/x", Origin: provenance.OriginCreated}
+	unmarkedDeleting := func() mr {
+		mg := spec()
+		mg.SetDeletionTimestamp(&now)
+		meta.SetExternalName(mg, "t/p")
+		return mg
+	}
+	ownDeleting := func() mr {
+		mg := unmarkedDeleting()
+		meta.AddAnnotations(mg, map[string]string{adoption.AnnotationMarker: mk.Encode()})
+		return mg
+	}
 	get := func(id string) keystonetest.Op[mr, part] { return facttest.Get[mr, part](spec(), id) }
 	facttest.Run(t, func(sc keystone.API) adoption.Driver[mr, part] { return New(testKind(listParts), sc, nil) }, map[string]facttest.Call[mr, part]{
 		"GetExists": {
@@ -120,6 +131,20 @@ func TestDriver(t *testing.T) {
 		"GetGone": {
 			Answers: map[string]keystonetest.Answer{"HEAD " + url: keystonetest.NotFound},
 			Op:      get("t/p"), Want: p, Err: "404", NotFound: true, Calls: []string{"HEAD " + url},
+		},
+		"GetOwnDeletionIsNotChecked": {
+			// Delete finds out whether it is still there: a HEAD would decide nothing.
+			Op: facttest.Get[mr, part](ownDeleting(), "t/p"), Want: p,
+		},
+		"GetDeletionOfAnotherKeyIsChecked": {
+			Answers: map[string]keystonetest.Answer{"HEAD things/t/parts/q": keystonetest.NotFound},
+			Op:      facttest.Get[mr, part](ownDeleting(), "t/q"), Want: part{Thing: "t", Part: "q"}, Err: "404", NotFound: true,
+			Calls: []string{"HEAD things/t/parts/q"},
+		},
+		"GetDeletionWithoutMarkerIsChecked": {
+			// Not proven ours (an adoption that never happened): whether it exists decides.
+			Answers: map[string]keystonetest.Answer{"HEAD " + url: keystonetest.NotFound},
+			Op:      facttest.Get[mr, part](unmarkedDeleting(), "t/p"), Want: p, Err: "404", NotFound: true, Calls: []string{"HEAD " + url},
 		},
 		"GetBadKey": {
 			Op: get("p-only"), Want: part{}, Err: `external name "p-only" is not a part key`,
@@ -309,7 +334,7 @@ func TestSharedChecks(t *testing.T) {
 			shared.Find = findFromList
 			d := testKind(&shared).Drivers(clients.SharedReadOptions{Fresh: 3 * time.Second, Window: time.Minute, Now: func() time.Time { return clock }})(api)
 			check := func(key string) string {
-				_, err := d.Get(context.Background(), nil, key)
+				_, err := d.Get(context.Background(), newMR(nil, nil), key)
 				switch {
 				case d.IsNotFound(err):
 					return "not found"
@@ -375,7 +400,7 @@ func TestSharedListRefused(t *testing.T) {
 	d := testKind(listParts).Drivers(clients.SharedReadOptions{Fresh: 3 * time.Second, Window: time.Minute, Now: func() time.Time { return clock }})(api)
 	for i := range 60 {
 		clock = clock.Add(time.Second)
-		if _, err := d.Get(context.Background(), nil, fmt.Sprintf("t/p%d", i)); err != nil {
+		if _, err := d.Get(context.Background(), newMR(nil, nil), fmt.Sprintf("t/p%d", i)); err != nil {
 			t.Fatalf("part %d: %v, want it to exist", i, err)
 		}
 	}
