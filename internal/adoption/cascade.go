@@ -230,18 +230,20 @@ func ownerOf(ctx context.Context, owners Owners, installation string, d Dependen
 	return st, errors.Wrapf(err, "cannot look up the resource that manages %s %q (ID %s)", d.Type, d.Key, d.ID)
 }
 
-// allWaitingKey holds, in the context of a Cascader's Dependents, the test of whether the
-// dependents found so far are all being deleted by resources of this installation.
-type allWaitingKey struct{}
+// heldByOursKey holds, in the context of a Cascader's Dependents, the test of whether every
+// dependent found so far belongs to a resource of this installation (see waitedFor).
+type heldByOursKey struct{}
 
-// Gather runs a Cascader's lists one after the other and joins what they find. Once what it
-// has found is all being deleted by resources of this installation, it stops: the deletion
-// waits for those whatever the other lists hold, and reads them all again when it runs next.
-// A deletion that goes ahead has read every list. So lists of what is usually deleted first
-// (a project's role assignments before its child projects) come first, and a deletion that
-// waits costs one list rather than all of them.
+// Gather runs a Cascader's lists one after the other and joins what they find. Once every
+// object it has found belongs to a resource of this installation, it stops: the deletion is
+// held until those resources are gone (it waits for the ones being deleted, and is blocked by
+// the others) whatever the other lists hold, is woken then, and reads them all again. A
+// deletion that goes ahead, or is blocked by an object no resource of ours manages, has read
+// every list, so that its message names all that is in the way. So lists of what is usually
+// deleted first (a project's role assignments before its child projects) come first, and a
+// held deletion costs one list rather than all of them.
 func Gather(ctx context.Context, lists ...func() ([]Dependent, error)) ([]Dependent, error) {
-	allWaiting, _ := ctx.Value(allWaitingKey{}).(func([]Dependent) bool)
+	heldByOurs, _ := ctx.Value(heldByOursKey{}).(func([]Dependent) bool)
 	var all []Dependent
 	for i, l := range lists {
 		ds, err := l()
@@ -249,31 +251,33 @@ func Gather(ctx context.Context, lists ...func() ([]Dependent, error)) ([]Depend
 			return nil, err
 		}
 		all = append(all, ds...)
-		if len(all) > 0 && i < len(lists)-1 && allWaiting != nil && allWaiting(all) {
+		if len(all) > 0 && i < len(lists)-1 && heldByOurs != nil && heldByOurs(all) {
 			return all, nil
 		}
 	}
 	return all, nil
 }
 
-// withAllWaiting returns ctx with the test Gather stops on.
-func withAllWaiting(ctx context.Context, owners Owners, installation string) context.Context {
-	return context.WithValue(ctx, allWaitingKey{}, func(ds []Dependent) bool {
+// withHeldByOurs returns ctx with the test Gather stops on.
+func withHeldByOurs(ctx context.Context, owners Owners, installation string) context.Context {
+	return context.WithValue(ctx, heldByOursKey{}, func(ds []Dependent) bool {
 		judged, err := judge(ctx, owners, installation, ds)
 		if err != nil {
 			// The caller's own judgement reports the error; read on until then.
 			return false
 		}
-		return (&DeletionBlockedError{dependents: judged}).Waiting()
+		return waitedFor(judged) != nil
 	})
 }
 
 // A LocalCascader is a Cascader some of whose dependents are objects of a markerless kind of
 // ours whose external names name what they hang on: a role assignment's key names its project,
 // its group and its role. Before it reads the system, a deletion looks for resources of that
-// kind being deleted (see PartOwners): while any is, the deletion waits for it without a
-// request, since it would find the object in the way and wait all the same. Once none is, the
-// system's lists decide as before.
+// kind of this installation whose external names name its object (see PartOwners): such a
+// resource has made or adopted its object, which the deletion would take with it, so while any
+// exists the deletion is held without a request (it waits for those being deleted, and is
+// blocked by the others until they are deleted; either way it is woken when they are gone).
+// Once none is, the system's lists decide as before.
 type LocalCascader[MR any, O any] interface {
 	LocalDependents(mg MR, o O) []LocalDependents
 }
@@ -296,10 +300,10 @@ type PartOwner struct {
 	ExternalName string
 }
 
-// deletingLocally returns the dependents that resources of ours are deleting, as a
-// LocalCascader names them; nil when there are none or they cannot be looked up (the system's
-// lists then decide).
-func deletingLocally[MR any, O any](ctx context.Context, lc LocalCascader[MR, O], owners Owners, mg MR, o O) []judgedDependent {
+// heldLocally returns the dependents that resources of ours record as theirs, as a
+// LocalCascader names them, judged as their owners' states say; nil when there are none or they
+// cannot be looked up (the system's lists then decide).
+func heldLocally[MR any, O any](ctx context.Context, lc LocalCascader[MR, O], owners Owners, mg MR, o O) []judgedDependent {
 	po, ok := owners.(PartOwners)
 	if !ok {
 		return nil
@@ -311,14 +315,19 @@ func deletingLocally[MR any, O any](ctx context.Context, lc LocalCascader[MR, O]
 			return nil
 		}
 		for _, f := range found {
-			if !f.Deleting {
-				continue
-			}
-			out = append(out, judgedDependent{
+			owner := ResourceLabel(f.Resource)
+			j := judgedDependent{
 				Dependent: Dependent{Description: Description{ID: f.ExternalName, Type: q.Type, Key: f.ExternalName, Markerless: true},
 					Kind: q.Kind, ExternalName: f.ExternalName},
-				why: "being deleted by " + ResourceLabel(f.Resource), waiting: true, owner: f.Resource,
-			})
+				why: "still managed by " + owner, owner: f.Resource,
+			}
+			switch {
+			case f.Deleting:
+				j.why, j.waiting = "being deleted by "+owner, true
+			case f.Keeps:
+				j.why = owner + " keeps it (deletionPolicy Orphan or no Delete management policy)"
+			}
+			out = append(out, j)
 		}
 	}
 	return out

@@ -246,10 +246,10 @@ func (d *gatheringDriver) Dependents(ctx context.Context, _ *v1alpha1.Domain, _ 
 
 // A deletion that will wait for resources of ours reads no further lists; one that goes ahead,
 // or is blocked by something not ours, reads them all.
-func TestGatherStopsWhenTheDeletionWaits(t *testing.T) {
-	const res = "Project.keystone.identity.crossplane.io/a"
-	mine, foreign := dependent("a", marked("here", res)), dependent("f", nil)
-	owners := cascadeOwners{byMarker: map[string]OwnerState{res: {Resource: res, Deleting: true}}}
+func TestGatherStopsWhenTheDeletionIsHeldByOurs(t *testing.T) {
+	const res, live = "Project.keystone.identity.crossplane.io/a", "Project.keystone.identity.crossplane.io/live"
+	mine, managed, foreign := dependent("a", marked("here", res)), dependent("l", marked("here", live)), dependent("f", nil)
+	owners := cascadeOwners{byMarker: map[string]OwnerState{res: {Resource: res, Deleting: true}, live: {Resource: live}}}
 	cases := map[string]struct {
 		lists   [][]Dependent
 		read    []int
@@ -261,6 +261,8 @@ func TestGatherStopsWhenTheDeletionWaits(t *testing.T) {
 		"SecondListWaits":       {lists: [][]Dependent{nil, {mine}, {foreign}}, read: []int{0, 1}, reason: ReasonDependentsDeleting},
 		"ForeignReadsAll":       {lists: [][]Dependent{{foreign}, {mine}, nil}, read: []int{0, 1, 2}, reason: ReasonForeignDependents},
 		"WaitingThenForeignToo": {lists: [][]Dependent{nil, nil, {mine, foreign}}, read: []int{0, 1, 2}, reason: ReasonForeignDependents},
+		// Blocked by a resource of ours until it is deleted: the rest is read when it is gone.
+		"StillManagedByOurs": {lists: [][]Dependent{{managed}, {foreign}, nil}, read: []int{0}, reason: ReasonForeignDependents},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -327,9 +329,17 @@ func TestDeletionWaitsForLocalDependentsWithoutReading(t *testing.T) {
 			parts: []PartOwner{{OwnerState: OwnerState{Resource: ra, Deleting: true}, ExternalName: key}},
 			waits: []string{groupKind + "/a waits for " + ra}, reason: ReasonDependentsDeleting,
 		},
+		// Its assignment is in the way as long as it manages it: blocked, and woken once it is gone.
 		"NotDeleting": {
 			parts: []PartOwner{{OwnerState: OwnerState{Resource: ra}, ExternalName: key}},
-			read:  []int{0},
+			waits: []string{groupKind + "/a waits for " + ra}, reason: ReasonForeignDependents,
+		},
+		"Keeps": {
+			parts: []PartOwner{{OwnerState: OwnerState{Resource: ra, Keeps: true}, ExternalName: key}},
+			waits: []string{groupKind + "/a waits for " + ra}, reason: ReasonForeignDependents,
+		},
+		"NoneNamesIt": {
+			read: []int{0},
 		},
 		"LookupFails": {
 			err:  errors.New("cache not synced"),

@@ -349,11 +349,11 @@ func (e *External[MR, O]) checkDependents(ctx context.Context, mg MR) error {
 		mark = w.Changes()
 	}
 	if lc, ok := e.driver.(LocalCascader[MR, O]); ok {
-		if judged := deletingLocally(ctx, lc, e.owners, mg, *e.observed); len(judged) > 0 {
+		if judged := heldLocally(ctx, lc, e.owners, mg, *e.observed); len(judged) > 0 {
 			return e.blocked(mg, d, judged, waits, w, mark)
 		}
 	}
-	deps, err := c.Dependents(withAllWaiting(ctx, e.owners, e.installation), mg, *e.observed)
+	deps, err := c.Dependents(withHeldByOurs(ctx, e.owners, e.installation), mg, *e.observed)
 	if err != nil {
 		return errors.Wrapf(err, errDependents, d.Type, d.Key, d.ID)
 	}
