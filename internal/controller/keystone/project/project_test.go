@@ -322,8 +322,8 @@ func TestDeletionReadsAlone(t *testing.T) {
 		"GET projects/p1":           {Body: `{"project": {"id": "p1", "name": "team-a", "domain_id": "d1", "parent_id": "d1"}}`},
 		"GET projects?domain_id=d1": {Body: list},
 		"GET role_assignments?include_names=true&scope.project.id=p1": {Body: `{"role_assignments": []}`},
-		"GET projects?parent_id=p1": {Body: `{"projects": [{"id": "c1", "name": "child", "domain_id": "d1", "parent_id": "p1"}]}`},
-		"GET registered_limits":     {Body: `{"registered_limits": []}`},
+		"GET projects?parent_id=p1":                                   {Body: `{"projects": [{"id": "c1", "name": "child", "domain_id": "d1", "parent_id": "p1"}]}`},
+		"GET registered_limits":                                       {Body: `{"registered_limits": []}`},
 	}
 	busy := func(a keystone.API) adoption.Driver[mr, project] {
 		// Fresh as long as the window: two reads of the domain's projects call for a list.
