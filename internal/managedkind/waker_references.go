@@ -52,12 +52,15 @@ func (w *Waker) ReferencesResolved(kind, namespace, name string) {
 	w.forgetReferencesLocked(waiter{kind, namespace, name})
 }
 
-// Deleted forgets when the resource of groupKind in namespace with name last changed, so that
-// what the Waker remembers stays bounded by the resources that exist.
+// Deleted forgets when the resource of groupKind in namespace with name last changed, and
+// what its deletion waited for, so that what the Waker remembers stays bounded by the
+// resources that exist, and a resource created again under its name is not held to the
+// waiting deletions' slow retries (see waitingLimiter).
 func (w *Waker) Deleted(groupKind, namespace, name string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	delete(w.changedAt, provenance.ResourceName(groupKind, namespace, name))
+	w.forgetWaitLocked(waiter{groupKind, namespace, name})
 }
 
 func (w *Waker) forgetReferencesLocked(wt waiter) {

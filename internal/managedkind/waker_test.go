@@ -129,3 +129,21 @@ func TestWakerWaitingDeletionRetriesLate(t *testing.T) {
 		t.Errorf("delays: -want +got:\n%s", diff)
 	}
 }
+
+// A waiting deletion whose resource is gone all the same (its blocker removed by hand, say)
+// leaves nothing behind: a resource created again under its name retries at its own pace.
+func TestWakerForgetsTheWaitOfADeletedResource(t *testing.T) {
+	const kind, ra = "Project.keystone.identity.crossplane.io", "RoleAssignment.keystone.identity.crossplane.io/team-a/ra"
+	w := NewWaker()
+	l := w.RateLimiter(kind, workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](time.Second, time.Minute))
+	p := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "team-a", Name: "p"}}
+
+	w.WaitFor(kind, "team-a", "p", []string{ra}, w.Changes())
+	w.Deleted(kind, "team-a", "p")
+	if got := l.When(p); got != time.Second {
+		t.Errorf("retry of a resource created again under a deleted waiter's name: got %v, want %v", got, time.Second)
+	}
+	if w.waits(waiter{kind, "team-a", "p"}) || len(w.waiters[ra]) != 0 {
+		t.Errorf("the deleted resource's wait is still recorded: pending %v, waiters %v", w.pending, w.waiters)
+	}
+}
