@@ -71,9 +71,10 @@ func TestAuthentikPromptStages(t *testing.T) {
 	if v := authentikAPI.object(t, akValidate, meta.GetExternalName(mfa)); !slices.Equal(stringsOf(v["configuration_stages"]), []string{meta.GetExternalName(cfg)}) || v["last_auth_threshold"] != "minutes=5" {
 		t.Errorf("validation stage: %v", v)
 	}
-	if got := get(t, user).Status.AtProvider.Stages; !slices.Equal(got, []string{"e2e-prompt-form"}) {
-		t.Errorf("prompt's stages in status: %v", got)
-	}
+	// The prompt may be Ready before the stage that shows it exists: its next poll lists it.
+	eventually(t, 30*time.Second, "status.atProvider.stages of the prompt to be [e2e-prompt-form]", func() bool {
+		return slices.Equal(get(t, user).Status.AtProvider.Stages, []string{"e2e-prompt-form"})
+	})
 
 	update(t, mail, func(p *akv1alpha1.Prompt) {
 		p.Spec.ForProvider.Label = "E-mail"
