@@ -278,8 +278,12 @@ func withHeldByOurs(ctx context.Context, owners Owners, installation string) con
 // exists the deletion is held without a request (it waits for those being deleted, and is
 // blocked by the others until they are deleted; either way it is woken when they are gone).
 // Once none is, the system's lists decide as before.
-type LocalCascader[MR any, O any] interface {
-	LocalDependents(mg MR, o O) []LocalDependents
+//
+// The check needs only the object's ID, the resource's external name, so it comes before the
+// deletion reads the object: a held deletion costs no request at all. object describes the
+// object for the condition, from the resource alone.
+type LocalCascader[MR any] interface {
+	LocalDependents(mg MR, id string) (object Description, deps []LocalDependents)
 }
 
 // LocalDependents names the resources of Kind whose external names contain Part (a
@@ -303,13 +307,13 @@ type PartOwner struct {
 // heldLocally returns the dependents that resources of ours record as theirs, as a
 // LocalCascader names them, judged as their owners' states say; nil when there are none or they
 // cannot be looked up (the system's lists then decide).
-func heldLocally[MR any, O any](ctx context.Context, lc LocalCascader[MR, O], owners Owners, mg MR, o O) []judgedDependent {
+func heldLocally(ctx context.Context, owners Owners, deps []LocalDependents) []judgedDependent {
 	po, ok := owners.(PartOwners)
 	if !ok {
 		return nil
 	}
 	var out []judgedDependent
-	for _, q := range lc.LocalDependents(mg, o) {
+	for _, q := range deps {
 		found, err := po.ByExternalNamePart(ctx, q.Kind, q.Part)
 		if err != nil {
 			return nil

@@ -294,8 +294,9 @@ type localDriver struct {
 	gatheringDriver
 }
 
-func (d *localDriver) LocalDependents(*v1alpha1.Domain, obj) []LocalDependents {
-	return []LocalDependents{{Kind: "RoleAssignment.keystone.identity.crossplane.io", Part: "domain/d1", Type: "Keystone role assignment"}}
+func (d *localDriver) LocalDependents(_ *v1alpha1.Domain, id string) (Description, []LocalDependents) {
+	return Description{ID: id, Type: "Keystone domain", Key: "dom"},
+		[]LocalDependents{{Kind: "RoleAssignment.keystone.identity.crossplane.io", Part: "domain/" + id, Type: "Keystone role assignment"}}
 }
 
 // partOwners also answers ByExternalNamePart.
@@ -312,9 +313,9 @@ func (p partOwners) ByExternalNamePart(_ context.Context, kind, part string) ([]
 	return p.parts, p.err
 }
 
-// A deletion whose role assignments resources of ours are deleting waits for them without
-// reading the system; one whose local dependents are not being deleted, or cannot be looked
-// up, reads the system's lists as before.
+// A deletion whose role assignments resources of ours hold (deleting them, or still managing
+// them) is held without reading the system, not even its own object; one that no resource of
+// ours names, or whose local dependents cannot be looked up, reads as before.
 func TestDeletionWaitsForLocalDependentsWithoutReading(t *testing.T) {
 	const ra = "RoleAssignment.keystone.identity.crossplane.io/team-a/ra"
 	key := "domain/d1/group/g1/role/r1"
@@ -351,10 +352,10 @@ func TestDeletionWaitsForLocalDependentsWithoutReading(t *testing.T) {
 			var waits []string
 			owners := partOwners{waitingOwners: waitingOwners{cascadeOwners: cascadeOwners{}, waits: &waits}, parts: tc.parts, err: tc.err}
 			d := &localDriver{gatheringDriver{
-				fakeDriver: fakeDriver{byID: map[string]obj{"1": {ID: "d1", Key: "dom", Marker: ours(provenance.OriginCreated)}}},
+				fakeDriver: fakeDriver{byID: map[string]obj{"d1": {ID: "d1", Key: "dom", Marker: ours(provenance.OriginCreated)}}},
 				lists:      [][]Dependent{nil},
 			}}
-			mg := newMR(func(mg *v1alpha1.Domain) { meta.SetExternalName(mg, "1") }, deleting)
+			mg := newMR(func(mg *v1alpha1.Domain) { meta.SetExternalName(mg, "d1") }, deleting)
 			e := NewExternal[*v1alpha1.Domain, obj](d, Config{GroupKind: groupKind, Installation: "here", Owners: owners})
 			if _, err := e.Observe(context.Background(), mg); err != nil {
 				t.Fatalf("Observe(): %v", err)
@@ -369,8 +370,17 @@ func TestDeletionWaitsForLocalDependentsWithoutReading(t *testing.T) {
 			if got := mg.GetCondition(TypeDeletionBlocked).Reason; got != tc.reason {
 				t.Errorf("DeletionBlocked reason: got %q, want %q", got, tc.reason)
 			}
-			if tc.reason != "" && (err == nil || !strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), `"ra" in namespace team-a`)) {
-				t.Errorf("Delete(): got %v, want an error naming the assignment %s and its resource", err, key)
+			if tc.reason != "" && (err == nil || !strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), `"ra" in namespace team-a`) ||
+				!strings.Contains(err.Error(), `Keystone domain "dom" (ID d1)`)) {
+				t.Errorf("Delete(): got %v, want an error naming the domain, the assignment %s and its resource", err, key)
+			}
+			// A held deletion does not even read its object.
+			wantCalls := []string{"Get alone", "Delete alone"}
+			if tc.reason != "" {
+				wantCalls = nil
+			}
+			if diff := cmp.Diff(wantCalls, d.calls, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("driver calls: -want +got:\n%s", diff)
 			}
 			if tc.reason == "" && (err != nil || !d.deleted) {
 				t.Errorf("Delete(): got %v, deleted %v; want the object deleted", err, d.deleted)

@@ -100,6 +100,9 @@ type External[MR Managed, O any] struct {
 
 	observed *O
 	verdict  verdict
+	// held is the error Delete returns for a deletion that Observe found held by resources of
+	// ours, without reading the object (see holdLocally).
+	held error
 }
 
 // Config holds what an External needs besides its driver.
@@ -152,6 +155,10 @@ func (e *External[MR, O]) Observe(ctx context.Context, mg MR) (managed.ExternalO
 		if e.deletions.take(mg.GetUID(), meta.GetExternalName(mg)) {
 			// This resource's own delete, a moment ago, answered for the object.
 			return managed.ExternalObservation{ResourceExists: false}, nil
+		}
+		if e.holdLocally(ctx, mg) {
+			// Held by resources of ours (see LocalCascader): Delete reports it, nothing is read.
+			return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
 		}
 	}
 	o, byKey, err := e.lookup(ctx, mg)
@@ -314,6 +321,9 @@ func (e *External[MR, O]) Update(ctx context.Context, mg MR) (managed.ExternalUp
 func (e *External[MR, O]) Delete(ctx context.Context, mg MR) (managed.ExternalDelete, error) {
 	ctx = clients.ReadAlone(ctx) // see Observe
 	mg.SetConditions(xpv2.Deleting())
+	if e.held != nil {
+		return managed.ExternalDelete{}, e.held
+	}
 	if e.observed == nil {
 		return managed.ExternalDelete{}, nil
 	}
@@ -348,11 +358,6 @@ func (e *External[MR, O]) checkDependents(ctx context.Context, mg MR) error {
 		// Taken before the dependents are read: an owner gone after it is not waited for.
 		mark = w.Changes()
 	}
-	if lc, ok := e.driver.(LocalCascader[MR, O]); ok {
-		if judged := heldLocally(ctx, lc, e.owners, mg, *e.observed); len(judged) > 0 {
-			return e.blocked(mg, d, judged, waits, w, mark)
-		}
-	}
 	deps, err := c.Dependents(withHeldByOurs(ctx, e.owners, e.installation), mg, *e.observed)
 	if err != nil {
 		return errors.Wrapf(err, errDependents, d.Type, d.Key, d.ID)
@@ -369,6 +374,30 @@ func (e *External[MR, O]) checkDependents(ctx context.Context, mg MR) error {
 		return err
 	}
 	return e.blocked(mg, d, judged, waits, w, mark)
+}
+
+// holdLocally checks, before the deletion reads its object, whether resources of ours that
+// record it as part of their external names hold it (see LocalCascader). If so it records why
+// on the resource, and the error for Delete in e.held.
+func (e *External[MR, O]) holdLocally(ctx context.Context, mg MR) bool {
+	lc, ok := e.driver.(LocalCascader[MR])
+	id := meta.GetExternalName(mg)
+	if !ok || id == "" {
+		return false
+	}
+	w, waits := e.owners.(Waiter)
+	var mark uint64
+	if waits {
+		// Taken before the cache is read: an owner gone after it is not waited for.
+		mark = w.Changes()
+	}
+	d, deps := lc.LocalDependents(mg, id)
+	judged := heldLocally(ctx, e.owners, deps)
+	if len(judged) == 0 {
+		return false
+	}
+	e.held = e.blocked(mg, d, judged, waits, w, mark)
+	return true
 }
 
 // blocked records on the resource why its object was not deleted and, when only resources of

@@ -156,10 +156,11 @@ func (e *external) Update(ctx context.Context, mg mr, g group, m provenance.Mark
 	return nil, nil
 }
 
-// LocalDependents names the RoleAssignment resources that manage the group's role assignments:
-// while any of them is being deleted, the deletion waits for it without asking Keystone.
-func (e *external) LocalDependents(_ mr, o group) []adoption.LocalDependents {
-	return []adoption.LocalDependents{keystone.AssignmentsOn("group", o.ID)}
+// LocalDependents names the RoleAssignment resources that manage the role assignments of the
+// group with ID id: while any of them has its assignment, the deletion is held by it without
+// asking Keystone (adoption.LocalCascader). The group is described from the spec.
+func (e *external) LocalDependents(mg mr, id string) (adoption.Description, []adoption.LocalDependents) {
+	return adoption.Description{ID: id, Type: typeName, Key: mg.Parameters().Name}, []adoption.LocalDependents{keystone.AssignmentsOn("group", id)}
 }
 
 // Dependents lists what Keystone would delete with the group: its role assignments and its

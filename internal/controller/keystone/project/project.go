@@ -172,10 +172,11 @@ func (e *external) Update(ctx context.Context, mg mr, p project, m provenance.Ma
 	return nil, nil
 }
 
-// LocalDependents names the RoleAssignment resources that manage the role assignments on the
-// project: while any of them is being deleted, the deletion waits for it without asking Keystone.
-func (e *external) LocalDependents(_ mr, o project) []adoption.LocalDependents {
-	return []adoption.LocalDependents{keystone.AssignmentsOn("project", o.ID)}
+// LocalDependents names the RoleAssignment resources that manage the role assignments of the
+// project with ID id: while any of them has its assignment, the deletion is held by it without
+// asking Keystone (adoption.LocalCascader). The project is described from the spec.
+func (e *external) LocalDependents(mg mr, id string) (adoption.Description, []adoption.LocalDependents) {
+	return adoption.Description{ID: id, Type: typeName, Key: mg.Parameters().Name}, []adoption.LocalDependents{keystone.AssignmentsOn("project", id)}
 }
 
 // Dependents lists what Keystone would delete with the project: the role assignments on it,

@@ -163,10 +163,11 @@ func (e *external) Update(ctx context.Context, mg mr, r role, m provenance.Marke
 	return nil, nil
 }
 
-// LocalDependents names the RoleAssignment resources that manage the assignments of the role:
-// while any of them is being deleted, the deletion waits for it without asking Keystone.
-func (e *external) LocalDependents(_ mr, o role) []adoption.LocalDependents {
-	return []adoption.LocalDependents{keystone.AssignmentsOn("role", o.ID)}
+// LocalDependents names the RoleAssignment resources that manage the role assignments of the
+// role with ID id: while any of them has its assignment, the deletion is held by it without
+// asking Keystone (adoption.LocalCascader). The role is described from the spec.
+func (e *external) LocalDependents(mg mr, id string) (adoption.Description, []adoption.LocalDependents) {
+	return adoption.Description{ID: id, Type: typeName, Key: mg.Parameters().Name}, []adoption.LocalDependents{keystone.AssignmentsOn("role", id)}
 }
 
 // Dependents lists what Keystone would delete with the role: every assignment of it and the

@@ -269,10 +269,11 @@ func (e *external) Update(ctx context.Context, mg mr, u user, m provenance.Marke
 	return nil, nil
 }
 
-// LocalDependents names the RoleAssignment resources that manage the user's role assignments:
-// while any of them is being deleted, the deletion waits for it without asking Keystone.
-func (e *external) LocalDependents(_ mr, o user) []adoption.LocalDependents {
-	return []adoption.LocalDependents{keystone.AssignmentsOn("user", o.ID)}
+// LocalDependents names the RoleAssignment resources that manage the role assignments of the
+// user with ID id: while any of them has its assignment, the deletion is held by it without
+// asking Keystone (adoption.LocalCascader). The user is described from the spec.
+func (e *external) LocalDependents(mg mr, id string) (adoption.Description, []adoption.LocalDependents) {
+	return adoption.Description{ID: id, Type: typeName, Key: mg.Parameters().Name}, []adoption.LocalDependents{keystone.AssignmentsOn("user", id)}
 }
 
 // Dependents lists what Keystone would delete with the user: its role assignments, group
