@@ -56,8 +56,11 @@ bench:
 # fresh services; prints one summary block. `make bench-scale N=200 POLL=30s`.
 # SYSTEM=authentik: N Applications with their OAuth2Providers and N/2 Groups against the in-repo
 # authentik API server, beside bench-scale's own floor.
+# TOFU=1 (keystone only): also OpenTofu + terraform-provider-openstack on the same workload, right
+# after the floor (hack/build-tofu.sh builds them once, ~17 min cold).
 N ?= 50
 POLL ?= 30s
 SYSTEM ?= keystone
+TOFU ?= 0
 bench-scale:
-	N=$(N) POLL=$(POLL) SYSTEM=$(SYSTEM) hack/bench-scale.sh
+	N=$(N) POLL=$(POLL) SYSTEM=$(SYSTEM) TOFU=$(TOFU) hack/bench-scale.sh

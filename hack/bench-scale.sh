@@ -7,7 +7,9 @@
 # SYSTEM=authentik (make bench-scale SYSTEM=authentik) measures the authentik workload instead
 # (N Applications with their OAuth2Providers, N/2 Groups) against a fresh in-repo authentik API
 # server (hack/authentik.sh), with bench-scale's own floor; Keystone and ksfloor are then not
-# needed. POLL sets the provider's --poll (default 30s). BENCH_ARGS passes more flags to
+# needed. TOFU=1 (keystone only) also measures OpenTofu + terraform-provider-openstack on the same
+# workload, against the same Keystone, right after the floor (hack/build-tofu.sh builds them once
+# and caches them). POLL sets the provider's --poll (default 30s). BENCH_ARGS passes more flags to
 # bench-scale, e.g. BENCH_ARGS='-skip floor,drift,delete -provider-args=--pprof-bind-address=127.0.0.1:6060'
 # for a quick memory run with heap profiles (-provider-env=GOMEMLIMIT=64MiB sets the provider's
 # environment alone). Everything is stopped on exit; the manifests, logs and summary stay in the
@@ -19,14 +21,23 @@ cd "$ROOT"
 N=${1:-${N:-50}}
 POLL=${POLL:-30s}
 SYSTEM=${SYSTEM:-keystone}
+TOFU=${TOFU:-0}
 case $SYSTEM in
   keystone)
     # ksfloor lives beside the repository, in ../shared (a worktree's parent holds it too).
     KSFLOOR_DIR=${KSFLOOR_DIR:-$ROOT/../shared/bench/ksfloor}
     [[ -f $KSFLOOR_DIR/main.go ]] || die "ksfloor not found in $KSFLOOR_DIR: set KSFLOOR_DIR to ../shared/bench/ksfloor" ;;
-  authentik) ;;
+  authentik) [[ $TOFU == 0 ]] || die "TOFU=1 measures the Keystone workload: SYSTEM=authentik has no OpenTofu peer" ;;
   *) die "SYSTEM=$SYSTEM: want keystone or authentik" ;;
 esac
+# Before the services start: a cold build takes ~17 min, and prints its directory last.
+TOFU_ARGS=()
+if [[ $TOFU == 1 ]]; then
+  TOFU_DIR=$("$ROOT/hack/build-tofu.sh" | tail -n 1)
+  TOFU_ARGS=(-tofu "$TOFU_DIR")
+elif [[ $TOFU != 0 ]]; then
+  die "TOFU=$TOFU: want 0 or 1"
+fi
 
 KUBEBUILDER_ASSETS=$("$ROOT/hack/install-deps.sh" | tail -n 1)
 export KUBEBUILDER_ASSETS
@@ -86,7 +97,7 @@ log "bench-scale SYSTEM=$SYSTEM N=$N, provider --poll=$POLL (this takes several 
 # In the background with `wait`, so that SIGTERM or Ctrl-C reach the traps (and bench-scale,
 # which stops the provider it started) at once.
 "$BIN/bench-scale" -system "$SYSTEM" -n "$N" -poll "$POLL" -kubeconfig "$KUBECONFIG_PATH" -kubectl "$KUBEBUILDER_ASSETS/kubectl" \
-  "${SYSTEM_ARGS[@]}" -provider "$BIN/provider" -dir "$STATE_DIR" ${BENCH_ARGS:-} &
+  "${SYSTEM_ARGS[@]}" "${TOFU_ARGS[@]}" -provider "$BIN/provider" -dir "$STATE_DIR" ${BENCH_ARGS:-} &
 child=$!
 trap 'kill -TERM "$child" 2>/dev/null; wait "$child"; exit 143' TERM
 trap 'kill -TERM "$child" 2>/dev/null; wait "$child"; exit 130' INT

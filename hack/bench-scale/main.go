@@ -8,7 +8,9 @@
 //     authentik API server, with the floor of akfloor.go.
 //
 // The provider runs as its own process behind a counting reverse proxy, so its requests (by
-// method and path template), RSS and CPU seconds are read per phase.
+// method and path template), RSS and CPU seconds are read per phase. With -tofu (keystone only),
+// OpenTofu + terraform-provider-openstack apply and destroy the same workload right after the
+// floor, as the peer issue 12 compares the provider with (tofu.go).
 //
 // `make bench-scale N=200` runs it through hack/bench-scale.sh, which starts Keystone and the
 // control plane and builds the binaries; this program expects them running.
@@ -45,9 +47,12 @@ type options struct {
 	// AuthentikURL is the authentik API server's root (without /api/v3).
 	AuthentikURL string
 	Provider     string
-	Dir          string
-	// Skip names steps left out of a quicker run (floor, drift, delete), e.g. to measure only
-	// memory at a size; their figures then read "not measured".
+	// Tofu is hack/build-tofu.sh's directory (the tofu binary and a provider mirror): OpenTofu
+	// is then measured on the same workload right after the floor (keystone only); "" skips it.
+	Tofu string
+	Dir  string
+	// Skip names steps left out of a quicker run (floor, tofu, drift, delete), e.g. to measure
+	// only memory at a size; their figures then read "not measured".
 	Skip map[string]bool
 	// ProviderArgs are more flags for the provider, e.g. --pprof-bind-address=127.0.0.1:6060,
 	// which also makes the bench save a heap profile at the end of the apply and steady phases.
@@ -80,8 +85,9 @@ func benchMain() error {
 	flag.StringVar(&o.Provider, "provider", "", "provider binary built from ./cmd/provider")
 	flag.StringVar(&o.KSFloor, "ksfloor", "", "ksfloor binary built from ../shared/bench/ksfloor (keystone only)")
 	flag.StringVar(&o.AuthentikURL, "authentik-url", os.Getenv("AUTHENTIK_URL"), "the authentik API server's URL (without /api/v3)")
+	flag.StringVar(&o.Tofu, "tofu", "", "hack/build-tofu.sh's directory: also measure OpenTofu + terraform-provider-openstack on the workload, after the floor (keystone only)")
 	flag.StringVar(&o.Dir, "dir", os.TempDir(), "directory for the manifests, the provider's log and the summary")
-	skip := flag.String("skip", "", "comma-separated steps to leave out: floor, drift, delete")
+	skip := flag.String("skip", "", "comma-separated steps to leave out: floor, tofu, drift, delete")
 	provArgs := flag.String("provider-args", "", "space-separated extra flags for the provider (--pprof-bind-address=ADDR also saves heap-<phase>.pb.gz in -dir)")
 	provEnv := flag.String("provider-env", "", "space-separated KEY=VALUE environment variables for the provider alone, e.g. GOMEMLIMIT=64MiB")
 	flag.Parse()
@@ -140,6 +146,9 @@ func run(ctx context.Context, o options, env func(string) string, log io.Writer)
 	if o.Kubeconfig == "" || o.Provider == "" {
 		return r, errors.New("-kubeconfig and -provider are required (hack/bench-scale.sh sets them)")
 	}
+	if _, ks := sys.(*keystoneSystem); o.Tofu != "" && !ks {
+		return r, fmt.Errorf("-tofu measures the Keystone workload: -system %s has no OpenTofu peer", o.System)
+	}
 	b := &bench{o: o, log: &errWriter{w: log}, sys: sys, r: &r}
 	defer func() {
 		b.cleanup()
@@ -151,7 +160,7 @@ func run(ctx context.Context, o options, env func(string) string, log io.Writer)
 		name string
 		run  func(context.Context) error
 	}{
-		{"floor", b.floor}, {"prepare", b.prepare}, {"startup", b.startup}, {"apply", b.apply},
+		{"floor", b.floor}, {"tofu", b.tofu}, {"prepare", b.prepare}, {"startup", b.startup}, {"apply", b.apply},
 		{"steady", b.steady}, {"drift", b.drift}, {"delete", b.delete},
 	} {
 		if o.Skip[step.name] {
@@ -178,6 +187,22 @@ func (b *bench) floor(ctx context.Context) error {
 	}
 	b.r.FloorCreate, b.r.FloorDelete, b.r.FloorLine = fl.Create, fl.Delete, fl.Line
 	return nil
+}
+
+// tofu measures OpenTofu on the workload when -tofu names it, after the floor and before the
+// provider: like the floor it talks to Keystone directly (before prepare points the catalog at
+// the proxy), under its own prefix, and leaves nothing behind.
+func (b *bench) tofu(ctx context.Context) error {
+	if b.o.Tofu == "" {
+		return nil
+	}
+	s := b.sys.(*keystoneSystem) // run checked
+	if err := s.connect(ctx); err != nil {
+		return err
+	}
+	var err error
+	b.r.Tofu, err = runTofu(ctx, b.o.Tofu, filepath.Join(b.o.Dir, "tofu"), s, b.log)
+	return err
 }
 
 // prepare starts the counting proxy, points the system at it, and applies the setup manifest

@@ -14,6 +14,7 @@ func TestParseSkip(t *testing.T) {
 	}{
 		"none":        {in: "", want: map[string]bool{}},
 		"some":        {in: "floor, delete", want: map[string]bool{"floor": true, "delete": true}},
+		"tofu":        {in: "tofu", want: map[string]bool{"tofu": true}},
 		"apply":       {in: "apply", wantErr: true},
 		"unknown":     {in: "floor,steadyy", wantErr: true},
 		"empty items": {in: "drift,,", want: map[string]bool{"drift": true}},

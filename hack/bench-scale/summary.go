@@ -63,8 +63,9 @@ type result struct {
 	SteadyPhase  string
 	Drift        driftResult
 	Phases       []phaseResult
-	FloorLine    string // the floor's FLOOR line, verbatim
-	Incomplete   string // why the run stopped early, if it did
+	Tofu         tofuResult // the OpenTofu peer, when -tofu was given
+	FloorLine    string     // the floor's FLOOR line, verbatim
+	Incomplete   string     // why the run stopped early, if it did
 }
 
 // ratio is a/b, or 0 when b is unknown.
@@ -116,7 +117,12 @@ func (r result) write(w io.Writer) error {
 	p("apply       : every resource Ready and Synced %s after kubectl apply started (kubectl apply -f itself: %s)", measured(r.ToReady), measured(r.Submit))
 	p("delete      : every resource gone and no object left in %s %s after kubectl delete started (kubectl delete -f itself: %s)", r.System, measured(r.Deleted), measured(r.DeleteSubmit))
 	p("floor       : create %s, delete %s (%s, same fresh %s, same run)", measured(r.FloorCreate), measured(r.FloorDelete), r.FloorHow, r.System)
-	p("ratios      : create provider/floor %.2fx, delete provider/floor %.2fx (issue 12's goal: both <= 1.25x)", ratio(r.ToReady, r.FloorCreate), ratio(r.Deleted, r.FloorDelete))
+	p("opentofu    : %s", r.Tofu.line(r.FloorCreate, r.FloorDelete))
+	var vsTofu string
+	if r.Tofu.Apply > 0 {
+		vsTofu = fmt.Sprintf("; provider/OpenTofu create %.2fx, delete %.2fx", ratio(r.ToReady, r.Tofu.Apply), ratio(r.Deleted, r.Tofu.Destroy))
+	}
+	p("ratios      : create provider/floor %.2fx, delete provider/floor %.2fx (issue 12's goal: both <= 1.25x)%s", ratio(r.ToReady, r.FloorCreate), ratio(r.Deleted, r.FloorDelete), vsTofu)
 	rate, t := r.steadyRate()
 	p("steady state: %s = %.1f poll intervals of %s: %.2f requests/resource/poll (goal <= 0.2), %d writes, %d token requests", secs(r.SteadyWindow), r.SteadyWindow.Seconds()/max(r.Poll.Seconds(), 1e-9), r.Poll, rate, t.Writes, t.Auth)
 	switch {

@@ -39,6 +39,7 @@ provider    : provider --poll=10s
 apply       : every resource Ready and Synced 30.0 s after kubectl apply started (kubectl apply -f itself: 2.0 s)
 delete      : every resource gone and no object left in Keystone 20.0 s after kubectl delete started (kubectl delete -f itself: 1.0 s)
 floor       : create 10.0 s, delete 16.0 s (ksfloor -workload-c 10, same fresh Keystone, same run)
+opentofu    : not measured
 ratios      : create provider/floor 3.00x, delete provider/floor 1.25x (issue 12's goal: both <= 1.25x)
 steady state: 30.0 s = 3.0 poll intervals of 10s: 1.00 requests/resource/poll (goal <= 0.2), 0 writes, 0 token requests
 drift       : description of Project bench/project-0001 changed straight in Keystone: reverted after 4.5 s (poll interval 10s); within one poll plus jitter (11.0 s): yes
