@@ -100,6 +100,9 @@ type External[MR Managed, O any] struct {
 
 	observed *O
 	verdict  verdict
+	// firstCreate is true when Observe left the natural-key lookup to the create (see
+	// createsFirst).
+	firstCreate bool
 	// held is the error Delete returns for a deletion that Observe found held by resources of
 	// ours, without reading the object (see holdLocally).
 	held error
@@ -160,6 +163,11 @@ func (e *External[MR, O]) Observe(ctx context.Context, mg MR) (managed.ExternalO
 			// Held by resources of ours (see LocalCascader): Delete reports it, nothing is read.
 			return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
 		}
+	}
+	if e.createsFirst(mg) {
+		// Nothing to look up: the create finds a twin out (see TwinRefuser).
+		e.firstCreate = true
+		return managed.ExternalObservation{ResourceExists: false}, nil
 	}
 	o, byKey, err := e.lookup(ctx, mg)
 	if err != nil || o == nil {
@@ -278,6 +286,9 @@ func (e *External[MR, O]) Create(ctx context.Context, mg MR) (managed.ExternalCr
 	mg.SetConditions(xpv2.Creating())
 	m := e.self(mg, provenance.OriginCreated)
 	id, conn, err := e.driver.Create(ctx, mg, m)
+	if tr, ok := e.driver.(TwinRefuser); ok && e.firstCreate && err != nil && tr.IsTwin(err) {
+		return e.twin(ctx, mg, err)
+	}
 	if err != nil {
 		if e.unconfirmed != nil && e.unconfirmed(err) {
 			// The reconciler persists every annotation with its record of the failed create.

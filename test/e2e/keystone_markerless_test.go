@@ -146,7 +146,10 @@ func TestRoleAssignmentTwoResourcesOneAssignment(t *testing.T) {
 // An assignment made by hand between the provider's read and its write: the provider's first
 // HEAD is answered 404 as if it came just before the hand-made PUT. Keystone's PUT would answer
 // 204 all the same, so only the check right before it keeps the resource from claiming the
-// assignment: it is AdoptionRequired, and deleting it leaves the assignment.
+// assignment: it is AdoptionRequired, and deleting it leaves the assignment. The resource
+// records an earlier failed create, so that Observe reads before the create does: a first
+// create has no read of its own before that check (adoption.TwinRefuser), which
+// TestRoleAssignmentPreExisting covers.
 func TestRoleAssignmentMadeDuringCreate(t *testing.T) {
 	// Not parallel: it injects a fault.
 	ctx := context.Background()
@@ -154,6 +157,7 @@ func TestRoleAssignmentMadeDuringCreate(t *testing.T) {
 	handAssign(t, path)
 	counter.inject(t, fault{Method: http.MethodHead, Prefix: "/v3/" + strings.Join(path, "/"), Status: http.StatusNotFound, Times: 1})
 	ra := newRoleAssignment("ra-made-during-create", fp)
+	meta.SetExternalCreateFailed(ra, time.Now())
 	create(t, ra)
 	eventually(t, 30*time.Second, "AdoptionRequired", func() bool {
 		c := condition(get(t, ra), xpv2.TypeReady)

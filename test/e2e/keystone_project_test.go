@@ -60,6 +60,30 @@ func readyDomain(t *testing.T, name, keystoneName string) *ksv1alpha1.Domain {
 	return d
 }
 
+// A project's first create looks nothing up: Keystone refuses a second project with the same
+// name in a domain (TestProjectConflictFailOnConflict), so the create finds a twin out itself,
+// and the lookup by name that would precede it is one read per project at scale (ADR 0006).
+func TestProjectFirstCreateLooksNothingUp(t *testing.T) {
+	t.Parallel()
+	domID := handDomain(t, "e2e-pj-first")
+	start := time.Now()
+	mg := newProject("pj-first", "first", inDomain(domID))
+	create(t, mg)
+	waitReady(t, mg)
+	var lookups, creates []string
+	for _, s := range counter.sentSince(start) {
+		switch {
+		case s.Method == "GET" && s.Path == "/v3/projects" && (strings.Contains(s.Query, domID) || strings.Contains(s.Query, "name=first")):
+			lookups = append(lookups, s.Path+"?"+s.Query)
+		case s.Method == "POST" && s.Path == "/v3/projects":
+			creates = append(creates, s.Path)
+		}
+	}
+	if len(lookups) != 0 || len(creates) == 0 {
+		t.Errorf("creating project %q in domain %s sent lookups %v and %d creates, want no lookup and a create", "first", domID, lookups, len(creates))
+	}
+}
+
 // A project made through references: its domain from a Domain resource, its parent from another
 // Project. Resolved IDs and server defaults are written into the spec (the default management
 // policies include LateInitialize), updates reach Keystone and the resource's deletion deletes it.

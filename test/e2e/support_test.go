@@ -41,9 +41,9 @@ type countingTransport struct {
 // A sentRequest is one request as the transport saw it: when, which, and whether a fault
 // answered it.
 type sentRequest struct {
-	At                 time.Time
-	Method, Host, Path string
-	Fault              *fault
+	At                        time.Time
+	Method, Host, Path, Query string
+	Fault                     *fault
 }
 
 // A fault answers the next Times requests whose method matches and whose path starts with
@@ -96,7 +96,7 @@ func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	c.mu.Lock()
 	c.byPath[r.Method+" "+r.URL.Path]++
 	f := c.fault(r)
-	c.sent = append(c.sent, sentRequest{At: time.Now(), Method: r.Method, Host: r.URL.Host, Path: r.URL.Path, Fault: f})
+	c.sent = append(c.sent, sentRequest{At: time.Now(), Method: r.Method, Host: r.URL.Host, Path: r.URL.Path, Query: r.URL.RawQuery, Fault: f})
 	c.mu.Unlock()
 	if f != nil && f.Committed {
 		resp, err := http.DefaultTransport.RoundTrip(r)

@@ -135,6 +135,12 @@ func IsConflict(err error) bool {
 	return gophercloud.ResponseCodeIs(err, http.StatusConflict)
 }
 
+// IsTwin reports whether a create was refused because an object with the same unique key
+// (a project's name in its domain, say) exists: Keystone's 409, also once Wrap described it.
+func IsTwin(err error) bool {
+	return status(err) == http.StatusConflict
+}
+
 // Wrap describes a failed call with context: the error as Describe tells it, without the
 // request body. A nil err is nil. The result answers MayHaveCommitted like err, and is not a
 // gophercloud error any more: a wrapped 404 is a failure of the call it describes.

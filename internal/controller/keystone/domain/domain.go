@@ -94,6 +94,10 @@ func (e *external) Find(ctx context.Context, mg mr) ([]domain, error) {
 
 func (e *external) IsNotFound(err error) bool { return keystone.IsNotFound(err) }
 
+// IsTwin tells Keystone's refusal of a second domain with the same name (in its domain): the
+// engine then creates without looking the name up first (adoption.TwinRefuser).
+func (e *external) IsTwin(err error) bool { return keystone.IsTwin(err) }
+
 func (e *external) Describe(d domain) adoption.Description {
 	return adoption.Description{ID: d.ID, Type: typeName, Key: d.Name, Marker: keystone.ParseMarker(d.Marker)}
 }

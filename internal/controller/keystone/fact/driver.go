@@ -91,6 +91,11 @@ func (d *Driver[MR, F]) Find(ctx context.Context, mg MR) ([]F, error) {
 	return []F{f}, nil
 }
 
+// IsTwin is false: Create checks right before it writes and reports a fact that exists as a
+// ConflictError itself, so the engine creates without looking the fact up first
+// (adoption.TwinRefuser).
+func (d *Driver[MR, F]) IsTwin(error) bool { return false }
+
 // IsNotFound tells Keystone's 404: the fact does not exist.
 func (d *Driver[MR, F]) IsNotFound(err error) bool { return keystone.IsNotFound(err) }
 

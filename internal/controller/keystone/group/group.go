@@ -111,6 +111,10 @@ func keyOf(g group) keystone.NameInDomain {
 
 func (e *external) IsNotFound(err error) bool { return keystone.IsNotFound(err) }
 
+// IsTwin tells Keystone's refusal of a second group with the same name (in its domain): the
+// engine then creates without looking the name up first (adoption.TwinRefuser).
+func (e *external) IsTwin(err error) bool { return keystone.IsTwin(err) }
+
 func (e *external) Describe(g group) adoption.Description {
 	return adoption.Description{ID: g.ID, Type: typeName, Key: g.Name, Marker: keystone.ParseMarker(g.Marker)}
 }

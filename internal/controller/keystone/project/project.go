@@ -119,6 +119,10 @@ func keyOf(p project) keystone.NameInDomain {
 
 func (e *external) IsNotFound(err error) bool { return keystone.IsNotFound(err) }
 
+// IsTwin tells Keystone's refusal of a second project with the same name (in its domain): the
+// engine then creates without looking the name up first (adoption.TwinRefuser).
+func (e *external) IsTwin(err error) bool { return keystone.IsTwin(err) }
+
 func (e *external) Describe(p project) adoption.Description {
 	return adoption.Description{ID: p.ID, Type: typeName, Key: p.Name, Marker: keystone.ParseMarker(p.Marker)}
 }

@@ -117,6 +117,10 @@ func keyOf(r role) keystone.NameInDomain {
 
 func (e *external) IsNotFound(err error) bool { return keystone.IsNotFound(err) }
 
+// IsTwin tells Keystone's refusal of a second role with the same name (in its domain): the
+// engine then creates without looking the name up first (adoption.TwinRefuser).
+func (e *external) IsTwin(err error) bool { return keystone.IsTwin(err) }
+
 func (e *external) Describe(r role) adoption.Description {
 	return adoption.Description{ID: r.ID, Type: typeName, Key: r.Name, Marker: keystone.ParseMarker(r.Marker)}
 }
