@@ -2,7 +2,9 @@ package keystone
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
+	"strings"
 )
 
 // The JSON shapes of the Keystone objects that carry a marker, as the identity API returns
@@ -32,6 +34,28 @@ type Project struct {
 
 	// Marker is read leniently: a hand-set non-string value is no marker, not a decode error.
 	Marker MarkerAttr `json:"crossplane_provenance,omitempty"`
+
+	// Subtree is Keystone's answer to a read with ?subtree_as_ids (GetWithSubtree): the IDs of
+	// the project's descendants, null for a leaf; absent (nil) when the read did not ask.
+	Subtree json.RawMessage `json:"subtree,omitempty"`
+}
+
+// Leaf reports whether the read that gave p (GetWithSubtree) found it without children.
+// False when that is not known.
+func (p Project) Leaf() bool {
+	s := strings.TrimSpace(string(p.Subtree))
+	return s == "null" || s == "{}"
+}
+
+// GetWithSubtree reads a project with the IDs of its subtree in the same answer: for a
+// deletion, one request tells both the project and whether it has children, which otherwise
+// takes a list of its children.
+func GetWithSubtree(ctx context.Context, sc API, id string) (Project, error) {
+	var out struct {
+		Project Project `json:"project"`
+	}
+	_, err := sc.Get(ctx, sc.ServiceURL("projects", id)+"?subtree_as_ids", &out, nil)
+	return out.Project, err
 }
 
 // A Role is a Keystone role. DomainID is empty for global roles.

@@ -99,7 +99,13 @@ type external struct {
 	projects keystone.Shared[project]
 }
 
+// Get reads the project. A read that must see Keystone as it is now (a deletion's, see
+// clients.ReadAlone) asks for the project's subtree in the same request, which answers
+// Dependents' question about children without a list of them.
 func (e *external) Get(ctx context.Context, mg mr, id string) (project, error) {
+	if clients.ReadsAlone(ctx) {
+		return keystone.GetWithSubtree(ctx, e.sc, id)
+	}
 	return e.projects.Get(ctx, e.sc, inDomain(deref(mg.Parameters().DomainID)), id)
 }
 
@@ -192,7 +198,13 @@ func (e *external) Dependents(ctx context.Context, _ mr, p project) ([]adoption.
 		func() ([]adoption.Dependent, error) {
 			return keystone.Assignments(ctx, e.sc, url.Values{"scope.project.id": {p.ID}})
 		},
-		func() ([]adoption.Dependent, error) { return keystone.ChildProjects(ctx, e.sc, p.ID) },
+		func() ([]adoption.Dependent, error) {
+			if p.Leaf() {
+				// The deletion's own read of the project found no child (see Get).
+				return nil, nil
+			}
+			return keystone.ChildProjects(ctx, e.sc, p.ID)
+		},
 		func() ([]adoption.Dependent, error) { return keystone.LimitsOf(ctx, e.sc, p.ID) },
 	)
 }

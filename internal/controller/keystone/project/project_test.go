@@ -319,8 +319,10 @@ func TestDeletionReadsAlone(t *testing.T) {
 	list := `{"projects": [{"id": "p1", "name": "team-a", "domain_id": "d1", "parent_id": "d1"},
 		{"id": "p2", "name": "team-b", "domain_id": "d1", "parent_id": "d1"}]}`
 	answers := map[string]keystonetest.Answer{
-		"GET projects/p1":           {Body: `{"project": {"id": "p1", "name": "team-a", "domain_id": "d1", "parent_id": "d1"}}`},
-		"GET projects?domain_id=d1": {Body: list},
+		"GET projects/p1": {Body: `{"project": {"id": "p1", "name": "team-a", "domain_id": "d1", "parent_id": "d1"}}`},
+		"GET projects/p1?subtree_as_ids": {Body: `{"project": {"id": "p1", "name": "team-a", "domain_id": "d1", "parent_id": "d1",
+			"subtree": {"c1": null}}}`},
+		"GET projects?domain_id=d1":                                   {Body: list},
 		"GET role_assignments?include_names=true&scope.project.id=p1": {Body: `{"role_assignments": []}`},
 		"GET projects?parent_id=p1":                                   {Body: `{"projects": [{"id": "c1", "name": "child", "domain_id": "d1", "parent_id": "p1"}]}`},
 		"GET registered_limits":                                       {Body: `{"registered_limits": []}`},
@@ -345,10 +347,47 @@ func TestDeletionReadsAlone(t *testing.T) {
 	})
 	want := keystonetest.Result{
 		Value: []string{"Keystone project child"},
-		Calls: []string{"GET projects/p1", "GET projects?domain_id=d1", "GET projects/p1", "GET role_assignments?include_names=true&scope.project.id=p1",
+		Calls: []string{"GET projects/p1", "GET projects?domain_id=d1", "GET projects/p1?subtree_as_ids", "GET role_assignments?include_names=true&scope.project.id=p1",
 			"GET projects?parent_id=p1", "GET registered_limits"},
 	}
 	if diff := cmp.Diff(want, got, test.EquateErrors()); diff != "" {
 		t.Errorf("-want +got:\n%s", diff)
+	}
+}
+
+// A deletion's read of a project asks Keystone for its subtree in the same request; a leaf
+// (Keystone answers "subtree": null) costs no list of its children. A read that did not ask
+// (no subtree in the answer) still lists them.
+func TestDeletionOfALeafListsNoChildren(t *testing.T) {
+	cases := map[string]struct {
+		subtree string
+		want    keystonetest.Result
+	}{
+		"Leaf": {subtree: `, "subtree": null`, want: keystonetest.Result{Value: []string(nil), Calls: []string{"GET projects/p1?subtree_as_ids",
+			"GET role_assignments?include_names=true&scope.project.id=p1", "GET registered_limits"}}},
+		"SubtreeNotAnswered": {want: keystonetest.Result{Value: []string(nil), Calls: []string{"GET projects/p1?subtree_as_ids",
+			"GET role_assignments?include_names=true&scope.project.id=p1", "GET projects?parent_id=p1", "GET registered_limits"}}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			answers := map[string]keystonetest.Answer{
+				"GET projects/p1?subtree_as_ids":                              {Body: `{"project": {"id": "p1", "name": "team-a", "domain_id": "d1", "parent_id": "d1"` + tc.subtree + `}}`},
+				"GET role_assignments?include_names=true&scope.project.id=p1": {Body: `{"role_assignments": []}`},
+				"GET projects?parent_id=p1":                                   {Body: `{"projects": []}`},
+				"GET registered_limits":                                       {Body: `{"registered_limits": []}`},
+			}
+			mg := &v1alpha1.Project{Spec: v1alpha1.ProjectSpec{ForProvider: v1alpha1.ProjectParameters{Name: "team-a", DomainID: ptr("d1")}}}
+			got := keystonetest.Run(answers, sharedDriver(clients.SharedReadOptions{}), func(ctx context.Context, d adoption.Driver[mr, project]) (any, error) {
+				ctx = clients.ReadAlone(ctx)
+				p1, err := d.Get(ctx, mg, "p1")
+				if err != nil {
+					return nil, err
+				}
+				return keystonetest.Dependents[mr, project](mg, p1)(ctx, d)
+			})
+			if diff := cmp.Diff(tc.want, got, test.EquateErrors()); diff != "" {
+				t.Errorf("-want +got:\n%s", diff)
+			}
+		})
 	}
 }
