@@ -109,9 +109,6 @@ type written[T any] struct {
 	v         T
 	at        time.Time
 	forgotten bool
-	// confirmed is true once a read was answered with v: only the first read after the write
-	// may be answered after Fresh.
-	confirmed bool
 }
 
 // readAloneKey marks a context whose reads must see the system as it is now.
@@ -145,16 +142,9 @@ func (r *SharedReads[T]) Get(ctx context.Context, s Scope, id string, src Source
 	sc := r.scope(s, now)
 	sc.reads[id] = now
 	w, wrote := sc.wrote[id]
-	// The first read of an object after our write to it is the write's confirmation (the
-	// reconcile that follows a create or an update), however long that reconcile waited in a
-	// busy queue: what the system answered to the write answers it, up to Window old. A change
-	// made by hand in between is seen by the next poll.
-	confirms := wrote && !w.confirmed && !w.at.Before(now.Add(-r.Window))
-	wrote = wrote && (confirms || !w.at.Before(now.Add(-r.Fresh)))
+	wrote = wrote && !w.at.Before(now.Add(-r.Fresh))
 	l := r.freshList(sc, now)
 	if wrote && !w.forgotten && (l == nil || !l.started.After(w.at)) {
-		w.confirmed = true
-		sc.wrote[id] = w
 		r.mu.Unlock()
 		return w.v, nil
 	}
@@ -361,8 +351,7 @@ func (r *SharedReads[T]) scope(s Scope, now time.Time) *scopeReads[T] {
 	return sc
 }
 
-// sweep drops reads older than Window, writes older than Fresh (Window for one not read yet)
-// and scopes left empty.
+// sweep drops reads older than Window, writes older than Fresh and scopes left empty.
 func (r *SharedReads[T]) sweep(now time.Time) {
 	r.swept = now
 	for k, sc := range r.scopes {
@@ -372,8 +361,7 @@ func (r *SharedReads[T]) sweep(now time.Time) {
 			}
 		}
 		for id, w := range sc.wrote {
-			// An answer not read yet is kept for the read that confirms the write (see Get).
-			if w.at.Before(now.Add(-r.Fresh)) && (w.confirmed || w.forgotten || w.at.Before(now.Add(-r.Window))) {
+			if w.at.Before(now.Add(-r.Fresh)) {
 				delete(sc.wrote, id)
 			}
 		}

@@ -134,20 +134,6 @@ func TestSharedReads(t *testing.T) {
 			skip:  40,
 			want:  result{Reads: []string{"o1=ours", "o2=v"}, Lists: 1, Gets: 39},
 		},
-		"OwnWriteConfirmedByTheFirstReadWhateverItsAge": {
-			// The reconcile after a create can wait in a busy queue for longer than Fresh.
-			steps: []step{{wrote: [2]string{"o1", "o1=ours"}}, {after: 10 * fresh, read: "o1"}, {after: time.Millisecond, read: "o1"}},
-			want:  result{Reads: []string{"o1=ours", "o1=v"}, Gets: 1},
-		},
-		"ChangeAfterOwnWriteSeenByTheReadAfterTheConfirmation": {
-			steps: []step{{wrote: [2]string{"o1", "o1=ours"}}, {set: map[string]string{"o1": "changed"}}, {after: 2 * fresh, read: "o1"},
-				{after: time.Millisecond, read: "o1"}},
-			want: result{Reads: []string{"o1=ours", "o1=changed"}, Gets: 1},
-		},
-		"OwnWriteOlderThanAWindowAnswersNothing": {
-			steps: []step{{wrote: [2]string{"o1", "o1=ours"}}, {after: window + time.Millisecond, read: "o1"}},
-			want:  result{Reads: []string{"o1=v"}, Gets: 1},
-		},
 		"OwnWriteAnswersAlone": {
 			steps: []step{{wrote: [2]string{"o1", "o1=ours"}}, {after: fresh, read: "o1"}, {after: time.Millisecond, read: "o1"}},
 			want:  result{Reads: []string{"o1=ours", "o1=v"}, Gets: 1},
