@@ -137,23 +137,11 @@ func (r *SharedReads[T]) Get(ctx context.Context, s Scope, id string, src Source
 	if ReadsAlone(ctx) {
 		return src.Get(ctx)
 	}
-	now := r.now()
-	r.mu.Lock()
-	sc := r.scope(s, now)
-	sc.reads[id] = now
-	w, wrote := sc.wrote[id]
-	wrote = wrote && !w.at.Before(now.Add(-r.Fresh))
-	l := r.freshList(sc, now)
-	if wrote && !w.forgotten && (l == nil || !l.started.After(w.at)) {
-		r.mu.Unlock()
-		return w.v, nil
+	v, l, answered := r.answerOrList(ctx, s, id, src)
+	if answered {
+		return v, nil
 	}
-	if l == nil {
-		l = r.startList(ctx, s, sc, now, src)
-	}
-	r.mu.Unlock()
-	// A list started before we forgot the object may hold what it was before our write.
-	if l == nil || (wrote && w.forgotten && !l.started.After(w.at)) || !l.wait(ctx) {
+	if l == nil || !l.wait(ctx) {
 		return src.Get(ctx)
 	}
 	if v, ok := l.items[id]; ok {
@@ -161,6 +149,32 @@ func (r *SharedReads[T]) Get(ctx context.Context, s Scope, id string, src Source
 	}
 	// Not in the list (gone, or made after it was read): the object alone says which.
 	return src.Get(ctx)
+}
+
+// answerOrList counts the read of id toward the demand of scope s and returns our own write's
+// answer for it if that is fresh and no list is newer (answered is true); else the list that
+// may answer the read, started now if the demand calls for one, or nil when the object must
+// be read alone.
+func (r *SharedReads[T]) answerOrList(ctx context.Context, s Scope, id string, src Source[T]) (v T, l *listRead[T], answered bool) {
+	now := r.now()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	sc := r.scope(s, now)
+	sc.reads[id] = now
+	w, wrote := sc.wrote[id]
+	wrote = wrote && !w.at.Before(now.Add(-r.Fresh))
+	l = r.freshList(sc, now)
+	if wrote && !w.forgotten && (l == nil || !l.started.After(w.at)) {
+		return w.v, nil, true
+	}
+	// A list started before we forgot the object may hold what it was before our write.
+	if l != nil && wrote && w.forgotten && !l.started.After(w.at) {
+		return v, nil, false
+	}
+	if l == nil {
+		l = r.startList(ctx, s, sc, now, src)
+	}
+	return v, l, false
 }
 
 // Match returns the objects of scope s for which match is true, from a fresh list of the
