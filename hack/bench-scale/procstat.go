@@ -23,17 +23,27 @@ func clockTicks(ctx context.Context) float64 {
 	return 100
 }
 
-// parseCPUTicks returns utime+stime from the content of /proc/PID/stat. The command name (field
-// 2) may hold spaces and parentheses, so fields are counted from the last ')'.
-func parseCPUTicks(stat string) (uint64, error) {
+// statFields returns the fields of the content of /proc/PID/stat that follow the command name
+// (field 2), which may hold spaces and parentheses: fields are counted from the last ')'. f[0]
+// is field 3; fewer than need fields is an error.
+func statFields(stat string, need int) ([]string, error) {
 	i := strings.LastIndexByte(stat, ')')
 	if i < 0 {
-		return 0, fmt.Errorf("no ')' in /proc stat line %q", stat)
+		return nil, fmt.Errorf("no ')' in /proc stat line %q", stat)
 	}
 	f := strings.Fields(stat[i+1:])
-	// After the command: state is field 3 (f[0]), utime field 14 (f[11]), stime field 15 (f[12]).
-	if len(f) < 13 {
-		return 0, fmt.Errorf("short /proc stat line %q", stat)
+	if len(f) < need {
+		return nil, fmt.Errorf("short /proc stat line %q", stat)
+	}
+	return f, nil
+}
+
+// parseCPUTicks returns utime+stime from the content of /proc/PID/stat.
+func parseCPUTicks(stat string) (uint64, error) {
+	// State is field 3 (f[0]), utime field 14 (f[11]), stime field 15 (f[12]).
+	f, err := statFields(stat, 13)
+	if err != nil {
+		return 0, err
 	}
 	u, err := strconv.ParseUint(f[11], 10, 64)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -70,16 +69,11 @@ func treeRSS(root int) uint64 {
 	return sum
 }
 
-// parsePPID returns the parent's PID (field 4) from the content of /proc/PID/stat, counting
-// fields from the last ')' as parseCPUTicks does.
+// parsePPID returns the parent's PID (field 4) from the content of /proc/PID/stat.
 func parsePPID(stat string) (int, error) {
-	i := strings.LastIndexByte(stat, ')')
-	if i < 0 {
-		return 0, fmt.Errorf("no ')' in /proc stat line %q", stat)
-	}
-	f := strings.Fields(stat[i+1:])
-	if len(f) < 2 {
-		return 0, fmt.Errorf("short /proc stat line %q", stat)
+	f, err := statFields(stat, 2)
+	if err != nil {
+		return 0, err
 	}
 	return strconv.Atoi(f[1])
 }
