@@ -76,6 +76,15 @@ func ratio(a, b time.Duration) float64 {
 	return a.Seconds() / b.Seconds()
 }
 
+// ratioText is a/b as "1.23x", or "not measured" when either side was not (a skipped floor, a
+// phase a stopped run never finished): a ratio of 0 reads as a result.
+func ratioText(a, b time.Duration) string {
+	if a <= 0 || b <= 0 {
+		return "not measured"
+	}
+	return fmt.Sprintf("%.2fx", ratio(a, b))
+}
+
 // steadyRate is the steady phase's requests per resource per poll interval, and its writes.
 func (r result) steadyRate() (perResourcePoll float64, t tally) {
 	for _, p := range r.Phases {
@@ -120,9 +129,9 @@ func (r result) write(w io.Writer) error {
 	p("opentofu    : %s", r.Tofu.line(r.FloorCreate, r.FloorDelete))
 	var vsTofu string
 	if r.Tofu.Apply > 0 {
-		vsTofu = fmt.Sprintf("; provider/OpenTofu create %.2fx, delete %.2fx", ratio(r.ToReady, r.Tofu.Apply), ratio(r.Deleted, r.Tofu.Destroy))
+		vsTofu = fmt.Sprintf("; provider/OpenTofu create %s, delete %s", ratioText(r.ToReady, r.Tofu.Apply), ratioText(r.Deleted, r.Tofu.Destroy))
 	}
-	p("ratios      : create provider/floor %.2fx, delete provider/floor %.2fx (issue 12's goal: both <= 1.25x)%s", ratio(r.ToReady, r.FloorCreate), ratio(r.Deleted, r.FloorDelete), vsTofu)
+	p("ratios      : create provider/floor %s, delete provider/floor %s (issue 12's goal: both <= 1.25x)%s", ratioText(r.ToReady, r.FloorCreate), ratioText(r.Deleted, r.FloorDelete), vsTofu)
 	rate, t := r.steadyRate()
 	p("steady state: %s = %.1f poll intervals of %s: %.2f requests/resource/poll (goal <= 0.2), %d writes, %d token requests", secs(r.SteadyWindow), r.SteadyWindow.Seconds()/max(r.Poll.Seconds(), 1e-9), r.Poll, rate, t.Writes, t.Auth)
 	switch {

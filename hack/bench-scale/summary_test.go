@@ -81,7 +81,7 @@ func TestSummaryIncomplete(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"INCOMPLETE  : not all Ready and Synced after 45m0s", "drift       : not measured",
-		"ratios      : create provider/floor 0.00x", "Ready and Synced not measured after", "floor       : create not measured, delete not measured"} {
+		"ratios      : create provider/floor not measured, delete provider/floor not measured", "Ready and Synced not measured after", "floor       : create not measured, delete not measured"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, b.String())
 		}
