@@ -1,9 +1,12 @@
 package authentik
 
 import (
+	"encoding/json"
 	"net/http"
+	"strings"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	api "goauthentik.io/api/v3"
 )
 
 // An Error is a failed authentik API call: the HTTP status (0 when no answer came) and one
@@ -11,6 +14,9 @@ import (
 type Error struct {
 	Status  int
 	Message string
+	// Fields are the messages of a 400 by request field, as authentik's serializers answer
+	// them ({"slug": ["Application with this slug already exists."]}); nil otherwise.
+	Fields map[string][]string
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -24,7 +30,44 @@ func AsError(err error, resp *http.Response) error {
 	if resp != nil {
 		e.Status = resp.StatusCode
 	}
+	var oe *api.GenericOpenAPIError
+	if e.Status == http.StatusBadRequest && errors.As(err, &oe) {
+		e.Fields = fieldErrors(oe.Body())
+	}
 	return e
+}
+
+// fieldErrors reads the field messages of a serializer's 400 body; nil when the body is not
+// an object of message lists (non_field_errors is a field like any other).
+func fieldErrors(body []byte) map[string][]string {
+	var raw map[string]json.RawMessage
+	if json.Unmarshal(body, &raw) != nil {
+		return nil
+	}
+	out := map[string][]string{}
+	for f, v := range raw {
+		var msgs []string
+		if json.Unmarshal(v, &msgs) == nil {
+			out[f] = msgs
+		}
+	}
+	return out
+}
+
+// IsTaken reports whether err is authentik's refusal of a create or an update because another
+// object holds the value of field, which must be unique: Django's "<Model> with this <field>
+// already exists." for a unique column, or the serializer's "This field must be unique.".
+func IsTaken(err error, field string) bool {
+	var e *Error
+	if !errors.As(err, &e) || e.Status != http.StatusBadRequest {
+		return false
+	}
+	for _, m := range e.Fields[field] {
+		if m == "This field must be unique." || strings.HasSuffix(m, " already exists.") {
+			return true
+		}
+	}
+	return false
 }
 
 // MayHaveCommitted reports whether a failed write may have been carried out all the same:

@@ -44,3 +44,32 @@ func TestWrap(t *testing.T) {
 		})
 	}
 }
+
+// IsTaken tells a uniqueness refusal on one field from the other answers a create can get.
+func TestIsTaken(t *testing.T) {
+	taken := func(body string) error {
+		return errors.Wrap(&Error{Status: http.StatusBadRequest, Message: "400", Fields: fieldErrors([]byte(body))}, "cannot create x")
+	}
+	cases := map[string]struct {
+		err   error
+		field string
+		want  bool
+	}{
+		"ModelUnique":       {err: taken(`{"slug": ["Application with this slug already exists."]}`), field: "slug", want: true},
+		"SerializerUnique":  {err: taken(`{"name": ["This field must be unique."]}`), field: "name", want: true},
+		"OtherFieldTaken":   {err: taken(`{"provider": ["Application with this provider already exists."]}`), field: "slug"},
+		"InvalidValue":      {err: taken(`{"slug": ["Enter a valid \"slug\"."]}`), field: "slug"},
+		"NotAFieldsObject":  {err: taken(`["oops"]`), field: "slug"},
+		"MixedValues":       {err: taken(`{"detail": "nope", "name": ["This field must be unique."]}`), field: "name", want: true},
+		"NotABadRequest":    {err: &Error{Status: http.StatusConflict, Fields: map[string][]string{"name": {"This field must be unique."}}}, field: "name"},
+		"NotAnAuthentikErr": {err: errors.New("This field must be unique."), field: "name"},
+		"Nil":               {field: "name"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := IsTaken(tc.err, tc.field); got != tc.want {
+				t.Errorf("IsTaken(%v, %q): want %v, got %v", tc.err, tc.field, tc.want, got)
+			}
+		})
+	}
+}

@@ -110,6 +110,9 @@ func (e *External) Find(ctx context.Context, mg mr) ([]api.Application, error) {
 // IsNotFound reports whether err is authentik's 404.
 func (e *External) IsNotFound(err error) bool { return authentik.IsNotFound(err) }
 
+// IsTwin: authentik refuses a second application with the same slug (adoption.TwinRefuser).
+func (e *External) IsTwin(err error) bool { return authentik.IsTaken(err, "slug") }
+
 // Describe reads the marker from the last line of the description. An unreadable marker
 // proves nothing.
 func (e *External) Describe(a api.Application) adoption.Description {

@@ -124,6 +124,9 @@ func (e *external) Find(ctx context.Context, mg mr) ([]api.Group, error) {
 
 func (e *external) IsNotFound(err error) bool { return authentik.IsNotFound(err) }
 
+// IsTwin: authentik refuses a second group with the same name (adoption.TwinRefuser).
+func (e *external) IsTwin(err error) bool { return authentik.IsTaken(err, "name") }
+
 func (e *external) Describe(g api.Group) adoption.Description {
 	return adoption.Description{ID: g.Pk, Type: typeName, Key: g.Name, Marker: authentik.AttributeMarker(g.Attributes)}
 }
