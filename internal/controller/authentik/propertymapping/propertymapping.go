@@ -5,8 +5,6 @@ package propertymapping
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"strings"
 
 	api "goauthentik.io/api/v3"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -153,7 +151,7 @@ func (e *external) Create(ctx context.Context, mg mr, _ provenance.Marker) (stri
 	f, resp, err := t.post(ctx, e.c, desired(fp))
 	if err != nil {
 		err = authentik.Wrap(err, resp, errCreate, t.block, fp.Name)
-		if isNameTaken(err) {
+		if authentik.IsTaken(err, "name") { // by a mapping of any type
 			return "", nil, errors.Errorf(errNameTaken, t.block, fp.Name)
 		}
 		return "", nil, err
@@ -213,13 +211,6 @@ func desired(fp *v1alpha1.PropertyMappingParameters) shared.Fields {
 
 func observation(o Object, p identityv1alpha1.Provenance) v1alpha1.PropertyMappingObservation {
 	return v1alpha1.PropertyMappingObservation{ID: o.pk(), Name: o.name(), Type: o.Model, Provenance: p}
-}
-
-// isNameTaken reports whether err is authentik's answer to a mapping name that is taken, by a
-// mapping of any type.
-func isNameTaken(err error) bool {
-	var e *authentik.Error
-	return errors.As(err, &e) && e.Status == http.StatusBadRequest && strings.Contains(e.Message, "Property Mapping with this name already exists.")
 }
 
 // validate checks, right before a write, what the CRD checks at admission: a resource stored

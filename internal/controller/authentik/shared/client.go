@@ -7,7 +7,6 @@ package shared
 
 import (
 	"context"
-	"net/http"
 	"strings"
 
 	api "goauthentik.io/api/v3"
@@ -15,12 +14,9 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
-
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
-	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 )
 
@@ -61,11 +57,4 @@ func Setup[MR adoption.Managed, O any](mgr ctrl.Manager, o managedkind.Options, 
 	return managedkind.SetupKind(mgr, o, managedkind.Kind[MR, Client, O]{
 		GVK: gvk, Object: obj, System: clients.Authentik, ClientFor: clientFor(o), NewDriver: newDriver,
 	})
-}
-
-// IsUniqueName reports whether err is authentik's answer to a provider name that is taken,
-// by a provider of any type.
-func IsUniqueName(err error) bool {
-	var e *authentik.Error
-	return errors.As(err, &e) && e.Status == http.StatusBadRequest && strings.Contains(e.Message, "Provider with this name already exists.")
 }

@@ -217,7 +217,7 @@ func (d *ProviderDriver[MG, P, Req, Patch]) Create(ctx context.Context, mg MG, _
 	if err != nil {
 		name := d.kind.Name(mg)
 		err = authentik.Wrap(err, resp, errCreateProvider, d.kind.TypeName, name)
-		if IsUniqueName(err) {
+		if authentik.IsTaken(err, "name") {
 			return "", nil, errors.Errorf(errProviderNameTaken, d.kind.TypeName, name, d.kind.OtherTypes)
 		}
 		return "", nil, err
