@@ -5,8 +5,9 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	api "goauthentik.io/api/v3"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 )
 
 // An Error is a failed authentik API call: the HTTP status (0 when no answer came) and one
