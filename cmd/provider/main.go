@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/alecthomas/kingpin/v2"
+	"k8s.io/apimachinery/pkg/runtime"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
@@ -18,7 +19,6 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/statemetrics"
 
-	"github.com/crossplane-contrib/provider-identity/apis"
 	"github.com/crossplane-contrib/provider-identity/internal/controller"
 )
 
@@ -40,7 +40,10 @@ func main() {
 	cfg, err := ctrl.GetConfig()
 	kingpin.FatalIfError(err, "Cannot get the API server's configuration")
 
+	scheme := runtime.NewScheme()
+	kingpin.FatalIfError(controller.AddToScheme(scheme), "Cannot build the provider's scheme")
 	mgr, err := ctrl.NewManager(ratelimiter.LimitRESTConfig(cfg, c.MaxReconcileRate), ctrl.Options{
+		Scheme:                     scheme,
 		Cache:                      controller.CacheOptions(&c.SyncInterval),
 		NewClient:                  controller.NewClient,
 		LeaderElection:             c.LeaderElection,
@@ -53,7 +56,6 @@ func main() {
 		PprofBindAddress:           c.PprofAddr,
 	})
 	kingpin.FatalIfError(err, "Cannot create the controller manager")
-	kingpin.FatalIfError(apis.AddToScheme(mgr.GetScheme()), "Cannot add the provider's APIs to the scheme")
 
 	mrMetrics := managed.NewMRMetricRecorder()
 	stateMetrics := statemetrics.NewMRStateMetrics()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -99,5 +100,38 @@ func TestCacheTransformTombstone(t *testing.T) {
 	}
 	if diff := cmp.Diff(any(in), out); diff != "" {
 		t.Errorf("stripSecret: -want, +got:\n%s", diff)
+	}
+}
+
+// A cached CustomResourceDefinition keeps what the safe-start gate reads (names, Established)
+// and loses its schemas.
+func TestCacheStripsCRDSchemas(t *testing.T) {
+	var transform toolscache.TransformFunc
+	for obj, by := range CacheOptions(nil).ByObject {
+		if _, ok := obj.(*apiextensionsv1.CustomResourceDefinition); ok {
+			transform = by.Transform
+		}
+	}
+	if transform == nil {
+		t.Fatal("CacheOptions: no transform for CustomResourceDefinitions")
+	}
+	crd := func(schema *apiextensionsv1.CustomResourceValidation) *apiextensionsv1.CustomResourceDefinition {
+		return &apiextensionsv1.CustomResourceDefinition{
+			ObjectMeta: metav1.ObjectMeta{Name: "projects.keystone.identity.m.crossplane.io"},
+			Spec: apiextensionsv1.CustomResourceDefinitionSpec{Group: "keystone.identity.m.crossplane.io",
+				Names:    apiextensionsv1.CustomResourceDefinitionNames{Kind: "Project"},
+				Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{Name: "v1alpha1", Served: true, Storage: true, Schema: schema}}},
+			Status: apiextensionsv1.CustomResourceDefinitionStatus{Conditions: []apiextensionsv1.CustomResourceDefinitionCondition{
+				{Type: apiextensionsv1.Established, Status: apiextensionsv1.ConditionTrue}}},
+		}
+	}
+	in := crd(&apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: &apiextensionsv1.JSONSchemaProps{Type: "object"}})
+	in.ManagedFields = managedFields
+	out, err := transform(in)
+	if err != nil {
+		t.Fatalf("transform: %v", err)
+	}
+	if diff := cmp.Diff(any(crd(nil)), out); diff != "" {
+		t.Errorf("cached CRD: -want, +got:\n%s", diff)
 	}
 }

@@ -2,7 +2,6 @@
 package controller
 
 import (
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 
@@ -123,11 +122,9 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 // activates the kind, perhaps long after the provider started, or never. So the ProviderConfig
 // controllers start at once (their CRDs come with the package), and each managed kind's
 // controller when the CRD gate sees its CRD established; a kind that is not activated costs
-// nothing and fails nothing. Crossplane grants a safe-start provider read access to CRDs.
+// nothing and fails nothing. Crossplane grants a safe-start provider read access to CRDs. The
+// manager's scheme must know CRDs (AddToScheme registers them).
 func SetupSafeStart(mgr ctrl.Manager, o managedkind.Options) error {
-	if err := apiextensionsv1.AddToScheme(mgr.GetScheme()); err != nil {
-		return errors.Wrap(err, "cannot add CustomResourceDefinitions to the scheme")
-	}
 	o.Gate = new(gate.Gate[schema.GroupVersionKind])
 	if err := customresourcesgate.Setup(mgr, o.Options); err != nil {
 		return errors.Wrap(err, "cannot set up the CRD gate")

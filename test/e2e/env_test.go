@@ -18,7 +18,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
@@ -30,7 +29,6 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
 
-	"github.com/crossplane-contrib/provider-identity/apis"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/controller"
@@ -86,8 +84,7 @@ func run(m *testing.M) int {
 		}
 	}
 	ctrl.SetLogger(zap.New(zap.UseDevMode(os.Getenv("E2E_DEBUG") != ""), zap.WriteTo(logSink())))
-	must(clientgoscheme.AddToScheme(scheme))
-	must(apis.AddToScheme(scheme))
+	must(controller.AddToScheme(scheme))
 
 	env := &envtest.Environment{
 		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "package", "crds")},

@@ -18,7 +18,6 @@ import (
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
@@ -35,7 +34,6 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
-	"github.com/crossplane-contrib/provider-identity/apis"
 	ksv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/controller"
@@ -60,8 +58,7 @@ func TestSafeStartSetsAKindUpWhenItsCRDArrives(t *testing.T) {
 	}
 	configCRDs, domainCRD := packageCRDs(t)
 	sch := runtime.NewScheme()
-	check(clientgoscheme.AddToScheme(sch))
-	check(apis.AddToScheme(sch))
+	check(controller.AddToScheme(sch))
 	env := &envtest.Environment{CRDs: configCRDs, Scheme: sch}
 	cfg, err := env.Start()
 	if err != nil {
