@@ -81,7 +81,7 @@ func setupKind(mgr ctrl.Manager, o managedkind.Options, of resource.ProviderConf
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
 		For(obj).
-		Watches(usage, &resource.EnqueueRequestForProviderConfig{Kind: usageKind}).
+		Watches(usage, batchedUsages{enqueue: resource.EnqueueRequestForProviderConfig{Kind: usageKind}, after: usageBatch}).
 		Complete(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter)); err != nil {
 		return err
 	}

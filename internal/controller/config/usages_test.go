@@ -1,0 +1,94 @@
+package config
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+
+	nsidentityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/v1alpha1"
+)
+
+// queued is what a queue was asked to do: each request with the delay it was added after (0 for
+// an immediate Add).
+type queued map[reconcile.Request]time.Duration
+
+// recordingQueue records Add and AddAfter; nothing else of the queue is called.
+type recordingQueue struct {
+	resource.RateLimitingInterface
+	got queued
+}
+
+func (q *recordingQueue) Add(r reconcile.Request)                       { q.got[r] = 0 }
+func (q *recordingQueue) AddAfter(r reconcile.Request, d time.Duration) { q.got[r] = d }
+
+// A usage's ProviderConfig is enqueued after the batch delay, whatever happened to the usage,
+// and only by the controller of the kind the usage names.
+func TestBatchedUsages(t *testing.T) {
+	usage := func(kind, name string) *nsidentityv1alpha1.ProviderConfigUsage {
+		return &nsidentityv1alpha1.ProviderConfigUsage{
+			ObjectMeta:               metav1.ObjectMeta{Namespace: "team-a", Name: "u"},
+			TypedProviderConfigUsage: xpv2.TypedProviderConfigUsage{ProviderConfigReference: xpv2.ProviderConfigReference{Kind: kind, Name: name}},
+		}
+	}
+	pc := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "team-a", Name: "keystone"}}
+	cpc := reconcile.Request{NamespacedName: types.NamespacedName{Name: "keystone"}}
+	cases := map[string]struct {
+		kind string
+		send func(h batchedUsages, q resource.RateLimitingInterface)
+		want queued
+	}{
+		"CreatedUsageOfAProviderConfig": {
+			kind: nsidentityv1alpha1.ProviderConfigKind,
+			send: func(h batchedUsages, q resource.RateLimitingInterface) {
+				h.Create(context.Background(), event.CreateEvent{Object: usage("ProviderConfig", "keystone")}, q)
+			},
+			want: queued{pc: usageBatch},
+		},
+		"DeletedUsageOfAClusterProviderConfig": {
+			kind: nsidentityv1alpha1.ClusterProviderConfigKind,
+			send: func(h batchedUsages, q resource.RateLimitingInterface) {
+				h.Delete(context.Background(), event.DeleteEvent{Object: usage("ClusterProviderConfig", "keystone")}, q)
+			},
+			want: queued{cpc: usageBatch},
+		},
+		"UsageMovedBetweenProviderConfigs": {
+			kind: nsidentityv1alpha1.ProviderConfigKind,
+			send: func(h batchedUsages, q resource.RateLimitingInterface) {
+				h.Update(context.Background(), event.UpdateEvent{ObjectOld: usage("ProviderConfig", "old"), ObjectNew: usage("ProviderConfig", "keystone")}, q)
+			},
+			want: queued{pc: usageBatch, {NamespacedName: types.NamespacedName{Namespace: "team-a", Name: "old"}}: usageBatch},
+		},
+		"GenericEvent": {
+			kind: nsidentityv1alpha1.ProviderConfigKind,
+			send: func(h batchedUsages, q resource.RateLimitingInterface) {
+				h.Generic(context.Background(), event.GenericEvent{Object: usage("ProviderConfig", "keystone")}, q)
+			},
+			want: queued{pc: usageBatch},
+		},
+		"UsageOfAnotherKind": {
+			kind: nsidentityv1alpha1.ProviderConfigKind,
+			send: func(h batchedUsages, q resource.RateLimitingInterface) {
+				h.Create(context.Background(), event.CreateEvent{Object: usage("ClusterProviderConfig", "keystone")}, q)
+			},
+			want: queued{},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			q := &recordingQueue{got: queued{}}
+			tc.send(batchedUsages{enqueue: resource.EnqueueRequestForProviderConfig{Kind: tc.kind}, after: usageBatch}, q)
+			if diff := cmp.Diff(tc.want, q.got); diff != "" {
+				t.Errorf("queued: -want, +got:\n%s", diff)
+			}
+		})
+	}
+}
