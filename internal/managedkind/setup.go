@@ -117,7 +117,7 @@ func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVer
 		if !ok {
 			return errors.Errorf("%sList is not a managed resource list", gvk.Kind)
 		}
-		if err := mgr.Add(statemetrics.NewMRStateRecorder(mgr.GetClient(), o.Logger, o.MetricOptions.MRStateMetrics, list, o.MetricOptions.PollStateMetricInterval)); err != nil {
+		if err := mgr.Add(statemetrics.NewMRStateRecorder(uncopiedLists{mgr.GetClient()}, o.Logger, o.MetricOptions.MRStateMetrics, list, o.MetricOptions.PollStateMetricInterval)); err != nil {
 			return errors.Wrap(err, "cannot register MR state metrics recorder")
 		}
 	}
