@@ -32,13 +32,28 @@ func TestParseCPUTicks(t *testing.T) {
 	}
 }
 
-func TestParseRSS(t *testing.T) {
-	got, err := parseRSS("Name:\tprovider\nVmHWM:\t  90000 kB\nVmRSS:\t   81920 kB\nRssAnon:\t 1 kB\n")
-	if err != nil || got != 81920*1024 {
-		t.Errorf("parseRSS: got %d, %v; want %d", got, err, 81920*1024)
+func TestParseMemory(t *testing.T) {
+	cases := map[string]struct {
+		status  string
+		want    memory
+		wantErr bool
+	}{
+		"RSSAndAnonymous": {status: "Name:\tprovider\nVmHWM:\t  90000 kB\nVmRSS:\t   81920 kB\nRssAnon:\t 1024 kB\nRssFile:\t 80896 kB\n",
+			want: memory{RSS: 81920 * 1024, Anon: 1024 * 1024}},
+		"NoRssAnonLine":         {status: "VmRSS:\t 8 kB\n", want: memory{RSS: 8 * 1024}},
+		"ZombieHasNoVmRSS":      {status: "Name:\tzombie\n", wantErr: true},
+		"UnreadableNumberFails": {status: "VmRSS:\t lots kB\n", wantErr: true},
 	}
-	if _, err := parseRSS("Name:\tzombie\n"); err == nil {
-		t.Error("parseRSS of a status without VmRSS (a zombie): no error")
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := parseMemory(tc.status)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("parseMemory: error %v, want error: %v", err, tc.wantErr)
+			}
+			if got != tc.want {
+				t.Errorf("parseMemory: got %+v, want %+v", got, tc.want)
+			}
+		})
 	}
 }
 

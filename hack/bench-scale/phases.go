@@ -5,7 +5,7 @@ import (
 )
 
 // phases cuts the run into named phases: the counting proxy attributes each request to the
-// phase it arrived in, the sampler gives each phase its CPU seconds and peak RSS.
+// phase it arrived in, the sampler gives each phase its CPU seconds, peak RSS and peak anonymous memory.
 type phases struct {
 	c     *counter
 	ps    *procSampler
@@ -22,7 +22,7 @@ func (p *phases) begin(name string) {
 	p.name, p.start = name, time.Now()
 	if p.ps != nil {
 		p.cpu0 = p.ps.cpuSeconds()
-		p.ps.takeMaxRSS()
+		p.ps.takeMax()
 	}
 }
 
@@ -35,7 +35,8 @@ func (p *phases) end() {
 	r := phaseResult{Name: p.name, Wall: time.Since(p.start)}
 	if p.ps != nil {
 		r.CPU = p.ps.cpuSeconds() - p.cpu0
-		r.RSSMax = p.ps.takeMaxRSS()
+		m := p.ps.takeMax()
+		r.RSSMax, r.AnonMax = m.RSS, m.Anon
 	}
 	p.done = append(p.done, r)
 	p.name = ""

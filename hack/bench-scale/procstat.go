@@ -56,25 +56,47 @@ func parseCPUTicks(stat string) (uint64, error) {
 	return u + s, nil
 }
 
-// parseRSS returns VmRSS in bytes from the content of /proc/PID/status.
-func parseRSS(status string) (uint64, error) {
-	for _, l := range strings.Split(status, "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			kb, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb * 1024, err
-		}
-	}
-	return 0, fmt.Errorf("no VmRSS in /proc status")
+// memory is a process's resident memory in bytes: RSS, and the part of it that is anonymous
+// (heap, stacks, the runtime's own). The rest of a Go binary's RSS is mostly its own code and
+// read-only data mapped from the page cache, which the kernel shares and can drop, and whose
+// size varies by several MiB from one build to the next with the code's layout.
+type memory struct {
+	RSS, Anon uint64
 }
 
-// procSampler reads one process's CPU time and RSS: CPU as a difference between phase
-// boundaries (exact, the kernel accumulates it), RSS as the maximum of samples every interval
-// (the kernel's VmHWM is the process's lifetime peak, not the phase's).
+// parseMemory reads VmRSS and RssAnon from the content of /proc/PID/status.
+func parseMemory(status string) (memory, error) {
+	var m memory
+	var rss bool
+	for _, l := range strings.Split(status, "\n") {
+		k, v, ok := strings.Cut(l, ":")
+		if !ok || (k != "VmRSS" && k != "RssAnon") {
+			continue
+		}
+		kb, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+		if err != nil {
+			return memory{}, fmt.Errorf("%s in /proc status: %w", k, err)
+		}
+		if k == "VmRSS" {
+			m.RSS, rss = kb*1024, true
+		} else {
+			m.Anon = kb * 1024
+		}
+	}
+	if !rss {
+		return memory{}, fmt.Errorf("no VmRSS in /proc status")
+	}
+	return m, nil
+}
+
+// procSampler reads one process's CPU time and memory: CPU as a difference between phase
+// boundaries (exact, the kernel accumulates it), RSS and anonymous memory as the maxima of
+// samples every interval (the kernel's VmHWM is the process's lifetime peak, not the phase's).
 type procSampler struct {
 	pid   int
 	ticks float64
 	mu    sync.Mutex
-	max   uint64
+	max   memory
 	stop  chan struct{}
 }
 
@@ -100,9 +122,9 @@ func (p *procSampler) sample() {
 	if err != nil {
 		return
 	}
-	if rss, err := parseRSS(string(b)); err == nil {
+	if m, err := parseMemory(string(b)); err == nil {
 		p.mu.Lock()
-		p.max = max(p.max, rss)
+		p.max = memory{RSS: max(p.max.RSS, m.RSS), Anon: max(p.max.Anon, m.Anon)}
 		p.mu.Unlock()
 	}
 }
@@ -120,13 +142,13 @@ func (p *procSampler) cpuSeconds() float64 {
 	return float64(t) / p.ticks
 }
 
-// takeMaxRSS returns the highest RSS seen since the last call and starts the next phase's
-// maximum from the current RSS.
-func (p *procSampler) takeMaxRSS() uint64 {
+// takeMax returns the highest RSS and anonymous memory seen since the last call and starts the
+// next phase's maxima from the current values.
+func (p *procSampler) takeMax() memory {
 	p.sample()
 	p.mu.Lock()
 	m := p.max
-	p.max = 0
+	p.max = memory{}
 	p.mu.Unlock()
 	p.sample()
 	return m

@@ -62,8 +62,8 @@ func treeRSS(root int) uint64 {
 	var sum uint64
 	for _, pid := range descendants(root, parent) {
 		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid)); err == nil {
-			rss, _ := parseRSS(string(b)) // 0 for a zombie, which holds no memory
-			sum += rss
+			m, _ := parseMemory(string(b)) // 0 for a zombie, which holds no memory
+			sum += m.RSS
 		}
 	}
 	return sum

@@ -8,13 +8,14 @@ import (
 	"time"
 )
 
-// phaseResult is what one phase cost: wall time, the provider's CPU seconds and peak RSS, and
-// the provider's Keystone requests by template and by response status.
+// phaseResult is what one phase cost: wall time, the provider's CPU seconds, peak RSS and peak
+// anonymous memory, and the provider's Keystone requests by template and by response status.
 type phaseResult struct {
 	Name     string
 	Wall     time.Duration
 	CPU      float64
 	RSSMax   uint64
+	AnonMax  uint64
 	Requests map[string]int
 	Objects  map[string]int // requests that named one object, by method and path
 	Statuses map[int]int
@@ -144,20 +145,20 @@ func (r result) write(w io.Writer) error {
 	}
 	p("steady/kind : %s", r.kindLine())
 	p("hot loops   : %s", r.hotLoopLine())
-	var peak uint64
+	var peak, anon uint64
 	var cpu float64
 	for _, ph := range r.Phases {
-		peak, cpu = max(peak, ph.RSSMax), cpu+ph.CPU
+		peak, anon, cpu = max(peak, ph.RSSMax), max(anon, ph.AnonMax), cpu+ph.CPU
 	}
-	p("resources   : provider RSS max %.1f MiB, CPU %.2f s over all phases (per phase below)", mib(peak), cpu)
+	p("resources   : provider RSS max %.1f MiB (anonymous max %.1f MiB; the rest is mostly the binary's code and data, mapped from the page cache), CPU %.2f s over all phases (per phase below)", mib(peak), mib(anon), cpu)
 	if r.FloorLine != "" {
 		p("%-12s: %s", strings.Fields(r.FloorHow + " floor")[0], r.FloorLine)
 	}
 	p("")
-	p("%-8s %8s %7s %9s %7s %6s %7s %12s  %s", "phase", "wall_s", "busy_s", "requests", "writes", "tokens", "cpu_s", "rss_max_MiB", "statuses")
+	p("%-8s %8s %7s %9s %7s %6s %7s %12s %13s  %s", "phase", "wall_s", "busy_s", "requests", "writes", "tokens", "cpu_s", "rss_max_MiB", "anon_max_MiB", "statuses")
 	for _, ph := range r.Phases {
 		t := sumRequests(ph.Requests)
-		p("%-8s %8.1f %7.1f %9d %7d %6d %7.2f %12.1f  %s", ph.Name, ph.Wall.Seconds(), ph.Busy.Seconds(), t.Total, t.Writes, t.Auth, ph.CPU, mib(ph.RSSMax), statusLine(ph.Statuses))
+		p("%-8s %8.1f %7.1f %9d %7d %6d %7.2f %12.1f %13.1f  %s", ph.Name, ph.Wall.Seconds(), ph.Busy.Seconds(), t.Total, t.Writes, t.Auth, ph.CPU, mib(ph.RSSMax), mib(ph.AnonMax), statusLine(ph.Statuses))
 	}
 	p("(busy_s: how long at least one provider request was in flight; the rest of wall_s the system was idle)")
 	p("")

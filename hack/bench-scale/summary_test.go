@@ -20,11 +20,11 @@ func TestSummary(t *testing.T) {
 			Bound: 11 * time.Second},
 		FloorLine: "FLOOR n=2 workload_c10_create_s=10.00 workload_c10_delete_s=16.00 errors=0",
 		Phases: []phaseResult{
-			{Name: "apply", Wall: 30 * time.Second, Busy: 12500 * time.Millisecond, CPU: 1.5, RSSMax: 64 << 20,
+			{Name: "apply", Wall: 30 * time.Second, Busy: 12500 * time.Millisecond, CPU: 1.5, RSSMax: 64 << 20, AnonMax: 30 << 20,
 				Requests: map[string]int{"POST /v3/projects": 2, "GET /v3/projects/{id}": 4, "POST /v3/auth/tokens": 1},
 				Statuses: map[int]int{201: 3, 200: 4}},
 			// 21 requests for 7 resources over 3 polls: 1 per resource per poll, each by its kind's path.
-			{Name: "steady", Wall: 30 * time.Second, CPU: 0.25, RSSMax: 65 << 20,
+			{Name: "steady", Wall: 30 * time.Second, CPU: 0.25, RSSMax: 65 << 20, AnonMax: 31 << 20,
 				Requests: map[string]int{"GET /v3/projects/{id}": 6, "GET /v3/projects/{id}/groups/{id}/roles/{id}": 6,
 					"GET /v3/groups/{id}": 3, "GET /v3/domains/{id}": 3, "GET /v3/roles/{id}": 3}, Statuses: map[int]int{200: 21}},
 			{Name: "drift", Wall: 5 * time.Second},
@@ -45,13 +45,13 @@ steady state: 30.0 s = 3.0 poll intervals of 10s: 1.00 requests/resource/poll (g
 drift       : description of Project bench/project-0001 changed straight in Keystone: reverted after 4.5 s (poll interval 10s); within one poll plus jitter (11.0 s): yes
 steady/kind : RoleAssignment 1.00, Project 1.00, Group 1.00, Domain 1.00, Role 1.00 requests/resource/poll
 hot loops   : none (no kind, path template or object above 2 requests/resource/poll in steady state)
-resources   : provider RSS max 65.0 MiB, CPU 1.75 s over all phases (per phase below)
+resources   : provider RSS max 65.0 MiB (anonymous max 31.0 MiB; the rest is mostly the binary's code and data, mapped from the page cache), CPU 1.75 s over all phases (per phase below)
 ksfloor     : FLOOR n=2 workload_c10_create_s=10.00 workload_c10_delete_s=16.00 errors=0
 
-phase      wall_s  busy_s  requests  writes tokens   cpu_s  rss_max_MiB  statuses
-apply        30.0    12.5         7       2      1    1.50         64.0  200:4 201:3
-steady       30.0     0.0        21       0      0    0.25         65.0  200:21
-drift         5.0     0.0         0       0      0    0.00          0.0
+phase      wall_s  busy_s  requests  writes tokens   cpu_s  rss_max_MiB  anon_max_MiB  statuses
+apply        30.0    12.5         7       2      1    1.50         64.0          30.0  200:4 201:3
+steady       30.0     0.0        21       0      0    0.25         65.0          31.0  200:21
+drift         5.0     0.0         0       0      0    0.00          0.0           0.0
 (busy_s: how long at least one provider request was in flight; the rest of wall_s the system was idle)
 
 requests by method and path, per phase:
