@@ -134,29 +134,42 @@ func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVer
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(controllerOptions(o, gvk.GroupKind().String())).
-		WithEventFilter(resource.DesiredStateChanged()).
-		For(obj)
-	if o.Waker != nil {
+		WithEventFilter(resource.DesiredStateChanged())
+	if o.Waker == nil {
+		b = b.For(obj)
+	} else {
+		// One watch of the kind both enqueues its resources, as For would, and tells the Waker
+		// about them (a second watch of the same informer would cost each kind another event
+		// listener: two goroutines and a buffer); waiting resources of this kind are woken
+		// through the Waker's source.
 		gk := gvk.GroupKind().String()
-		// Deletions waiting for resources of this kind wake up when those are gone, and
-		// resources whose references to this kind did not resolve when one is created or
-		// changes (gets its external name); waiting resources of this kind are woken through
-		// the Waker's source.
-		b = b.Watches(obj, handler.Funcs{
-			CreateFunc: func(_ context.Context, e event.CreateEvent, _ workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-				o.Waker.Changed(gk, e.Object.GetNamespace(), e.Object.GetName())
-			},
-			UpdateFunc: func(_ context.Context, e event.UpdateEvent, _ workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-				o.Waker.Changed(gk, e.ObjectNew.GetNamespace(), e.ObjectNew.GetName())
-			},
-			DeleteFunc: func(_ context.Context, e event.DeleteEvent, _ workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-				o.Waker.Gone(provenance.ResourceName(gk, e.Object.GetNamespace(), e.Object.GetName()))
-				o.Waker.ReferencesResolved(gk, e.Object.GetNamespace(), e.Object.GetName())
-				o.Waker.Deleted(gk, e.Object.GetNamespace(), e.Object.GetName())
-			},
-		}).WatchesRawSource(o.Waker.source(gk))
+		b = b.Watches(obj, enqueueAndTell(gk, o.Waker)).WatchesRawSource(o.Waker.source(gk))
 	}
 	return b.Complete(ratelimiter.NewReconciler(name, errors.WithSilentRequeueOnConflict(r), o.GlobalRateLimiter))
+}
+
+// enqueueAndTell enqueues the resource of each event of kind gk and tells the Waker about it:
+// deletions waiting for resources of the kind wake up when those are gone, and resources whose
+// references to the kind did not resolve when one is created or changes (gets its external name).
+func enqueueAndTell(gk string, w *Waker) handler.EventHandler {
+	enqueue := &handler.EnqueueRequestForObject{}
+	return handler.Funcs{
+		CreateFunc: func(ctx context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			enqueue.Create(ctx, e, q)
+			w.Changed(gk, e.Object.GetNamespace(), e.Object.GetName())
+		},
+		UpdateFunc: func(ctx context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			enqueue.Update(ctx, e, q)
+			w.Changed(gk, e.ObjectNew.GetNamespace(), e.ObjectNew.GetName())
+		},
+		DeleteFunc: func(ctx context.Context, e event.DeleteEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			enqueue.Delete(ctx, e, q)
+			w.Gone(provenance.ResourceName(gk, e.Object.GetNamespace(), e.Object.GetName()))
+			w.ReferencesResolved(gk, e.Object.GetNamespace(), e.Object.GetName())
+			w.Deleted(gk, e.Object.GetNamespace(), e.Object.GetName())
+		},
+		GenericFunc: enqueue.Generic,
+	}
 }
 
 // SetupGated adds the controller once its CRD is installed, when the provider runs with a gate;

@@ -1,15 +1,19 @@
 package managedkind
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	ksv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
@@ -145,5 +149,31 @@ func TestWakerForgetsTheWaitOfADeletedResource(t *testing.T) {
 	}
 	if w.waits(waiter{kind, "team-a", "p"}) || len(w.waiters[ra]) != 0 {
 		t.Errorf("the deleted resource's wait is still recorded: pending %v, waiters %v", w.pending, w.waiters)
+	}
+}
+
+// The one watch of a kind enqueues each resource as For would and tells the Waker: a deletion
+// wakes what waited for the resource, a creation counts as a change.
+func TestEnqueueAndTell(t *testing.T) {
+	const domains, projects = "Domain.keystone.identity.crossplane.io", "Project.keystone.identity.crossplane.io"
+	w := NewWaker()
+	w.WaitFor(domains, "", "d", []string{projects + "/team-a/p"}, w.Changes())
+	h := enqueueAndTell(projects, w)
+	q := workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]())
+	defer q.ShutDown()
+	p := &ksv1alpha1.Project{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "p"}}
+
+	before := w.Changes()
+	h.Create(context.Background(), event.CreateEvent{Object: p}, q)
+	if w.Changes() == before {
+		t.Error("a created resource is not a change to the Waker")
+	}
+	h.Delete(context.Background(), event.DeleteEvent{Object: p}, q)
+	want := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "team-a", Name: "p"}}
+	if got, _ := q.Get(); got != want || q.Len() != 0 {
+		t.Errorf("queued: got %v and %d more, want only %v", got, q.Len(), want)
+	}
+	if ch := w.channel(domains); len(ch) != 1 || (<-ch).Object.GetName() != "d" {
+		t.Error("the deletion did not wake the domain waiting for the project")
 	}
 }
