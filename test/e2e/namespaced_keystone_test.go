@@ -122,6 +122,10 @@ func TestNamespacedDomainProject(t *testing.T) {
 			t.Errorf("usage %s names %+v, want ProviderConfig keystone", u.GetName(), u.ProviderConfigReference)
 		}
 	}
+	// The ProviderConfig counts them, in one batched count (config.usageBatch) after they appear.
+	eventually(t, 30*time.Second, "the team-a ProviderConfig to count 2 users", func() bool {
+		return get(t, pc).Status.Users == 2
+	})
 
 	// team-b: a ClusterProviderConfig (Secret by namespace and name) serves it.
 	cpc := &nsidentityv1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "e2e-ns-cluster"}, Spec: keystoneSpec("crossplane-system", "keystone-admin")}
