@@ -42,53 +42,44 @@ func TestBatchedUsages(t *testing.T) {
 	pc := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "team-a", Name: "keystone"}}
 	cpc := reconcile.Request{NamespacedName: types.NamespacedName{Name: "keystone"}}
 	cases := map[string]struct {
-		kind string
-		send func(h batchedUsages, q resource.RateLimitingInterface)
-		want queued
+		kind  string
+		event any
+		want  queued
 	}{
-		"CreatedUsageOfAProviderConfig": {
-			kind: nsidentityv1alpha1.ProviderConfigKind,
-			send: func(h batchedUsages, q resource.RateLimitingInterface) {
-				h.Create(context.Background(), event.CreateEvent{Object: usage("ProviderConfig", "keystone")}, q)
-			},
-			want: queued{pc: usageBatch},
-		},
-		"DeletedUsageOfAClusterProviderConfig": {
-			kind: nsidentityv1alpha1.ClusterProviderConfigKind,
-			send: func(h batchedUsages, q resource.RateLimitingInterface) {
-				h.Delete(context.Background(), event.DeleteEvent{Object: usage("ClusterProviderConfig", "keystone")}, q)
-			},
-			want: queued{cpc: usageBatch},
-		},
-		"UsageMovedBetweenProviderConfigs": {
-			kind: nsidentityv1alpha1.ProviderConfigKind,
-			send: func(h batchedUsages, q resource.RateLimitingInterface) {
-				h.Update(context.Background(), event.UpdateEvent{ObjectOld: usage("ProviderConfig", "old"), ObjectNew: usage("ProviderConfig", "keystone")}, q)
-			},
-			want: queued{pc: usageBatch, {NamespacedName: types.NamespacedName{Namespace: "team-a", Name: "old"}}: usageBatch},
-		},
-		"GenericEvent": {
-			kind: nsidentityv1alpha1.ProviderConfigKind,
-			send: func(h batchedUsages, q resource.RateLimitingInterface) {
-				h.Generic(context.Background(), event.GenericEvent{Object: usage("ProviderConfig", "keystone")}, q)
-			},
-			want: queued{pc: usageBatch},
-		},
-		"UsageOfAnotherKind": {
-			kind: nsidentityv1alpha1.ProviderConfigKind,
-			send: func(h batchedUsages, q resource.RateLimitingInterface) {
-				h.Create(context.Background(), event.CreateEvent{Object: usage("ClusterProviderConfig", "keystone")}, q)
-			},
-			want: queued{},
-		},
+		"CreatedUsageOfAProviderConfig": {kind: nsidentityv1alpha1.ProviderConfigKind,
+			event: event.CreateEvent{Object: usage("ProviderConfig", "keystone")}, want: queued{pc: usageBatch}},
+		"DeletedUsageOfAClusterProviderConfig": {kind: nsidentityv1alpha1.ClusterProviderConfigKind,
+			event: event.DeleteEvent{Object: usage("ClusterProviderConfig", "keystone")}, want: queued{cpc: usageBatch}},
+		"UsageMovedBetweenProviderConfigs": {kind: nsidentityv1alpha1.ProviderConfigKind,
+			event: event.UpdateEvent{ObjectOld: usage("ProviderConfig", "old"), ObjectNew: usage("ProviderConfig", "keystone")},
+			want:  queued{pc: usageBatch, {NamespacedName: types.NamespacedName{Namespace: "team-a", Name: "old"}}: usageBatch}},
+		"GenericEvent": {kind: nsidentityv1alpha1.ProviderConfigKind,
+			event: event.GenericEvent{Object: usage("ProviderConfig", "keystone")}, want: queued{pc: usageBatch}},
+		"UsageOfAnotherKind": {kind: nsidentityv1alpha1.ProviderConfigKind,
+			event: event.CreateEvent{Object: usage("ClusterProviderConfig", "keystone")}, want: queued{}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			q := &recordingQueue{got: queued{}}
-			tc.send(batchedUsages{enqueue: resource.EnqueueRequestForProviderConfig{Kind: tc.kind}, after: usageBatch}, q)
+			deliver(batchedUsages{enqueue: resource.EnqueueRequestForProviderConfig{Kind: tc.kind}, after: usageBatch}, tc.event, q)
 			if diff := cmp.Diff(tc.want, q.got); diff != "" {
 				t.Errorf("queued: -want, +got:\n%s", diff)
 			}
 		})
+	}
+}
+
+// deliver hands e to the handler method of its type.
+func deliver(h batchedUsages, e any, q resource.RateLimitingInterface) {
+	ctx := context.Background()
+	switch e := e.(type) {
+	case event.CreateEvent:
+		h.Create(ctx, e, q)
+	case event.UpdateEvent:
+		h.Update(ctx, e, q)
+	case event.DeleteEvent:
+		h.Delete(ctx, e, q)
+	case event.GenericEvent:
+		h.Generic(ctx, e, q)
 	}
 }
