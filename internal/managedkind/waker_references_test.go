@@ -11,7 +11,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
@@ -182,5 +184,51 @@ func TestWakerForgetsTheWokenBackoff(t *testing.T) {
 	w.Changed("Domain.x", "ns", "d")
 	if got := l.When(p); got != time.Second {
 		t.Errorf("backoff after the wake-up: got %s, want it started afresh at 1s", got)
+	}
+}
+
+// With LateInitialize, what resolution changed is patched into spec, and a resource whose
+// references resolve to what its spec already holds is not written at all.
+func TestPolicyAwareResolverPatchesOnlyAChange(t *testing.T) {
+	s := runtime.NewScheme()
+	if err := apis.AddToSchemes.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	dom := &nsksv1alpha1.Domain{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "d",
+		Annotations: map[string]string{meta.AnnotationKeyExternalName: "0123abcd"}}}
+	project := func(domainID *string) *nsksv1alpha1.Project {
+		return &nsksv1alpha1.Project{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p"},
+			Spec: nsksv1alpha1.ProjectSpec{ForProvider: nsksv1alpha1.ProjectParameters{
+				DomainRef: &xpv2.Reference{Name: "d"}, DomainID: domainID}},
+		}
+	}
+	resolved := "0123abcd"
+	cases := map[string]struct {
+		project     *nsksv1alpha1.Project
+		wantPatches int
+	}{
+		"Unresolved":      {project: project(nil), wantPatches: 1},
+		"AlreadyResolved": {project: project(&resolved), wantPatches: 0},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			patches := 0
+			kube := fake.NewClientBuilder().WithScheme(s).WithObjects(dom, tc.project).WithInterceptorFuncs(interceptor.Funcs{
+				Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch, opts ...client.PatchOption) error {
+					patches++
+					return c.Patch(ctx, obj, p, opts...)
+				}}).Build()
+			got := tc.project.DeepCopy()
+			if err := NewPolicyAwareResolver(kube, "Project.keystone.identity.m.crossplane.io", nil).ResolveReferences(context.Background(), got); err != nil {
+				t.Fatalf("ResolveReferences: %v", err)
+			}
+			if got.Spec.ForProvider.DomainID == nil || *got.Spec.ForProvider.DomainID != resolved {
+				t.Errorf("domainId: got %v, want %s", got.Spec.ForProvider.DomainID, resolved)
+			}
+			if patches != tc.wantPatches {
+				t.Errorf("patches: got %d, want %d", patches, tc.wantPatches)
+			}
+		})
 	}
 }
