@@ -53,6 +53,12 @@ build_in_module() {
   done
 }
 
+# One build at a time: the render tests and the platform test start beside each other on a cold
+# cache, and both would build into the same .tmp files (one's mv then finds nothing).
+mkdir -p "$CACHE_DIR"
+exec 9>"$CACHE_DIR/.build-crossplane.lock"
+flock 9
+
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
 if [[ ! -x "$xp/crossplane" || ! -x "$xp/crossplane-core" ]]; then

@@ -15,7 +15,8 @@ OUT=${OUT:-$ROOT/_output/xpkg}
 BIN=$ROOT/_output/bin
 mkdir -p "$OUT" "$BIN"
 
-eval "$("$ROOT/hack/build-crossplane.sh")"
+tools=$("$ROOT/hack/build-crossplane.sh")
+eval "$tools"
 
 export CGO_ENABLED=0 GOOS=linux GOARCH=$ARCH
 go build -ldflags "-s -w" -o "$BIN/linux-$ARCH/provider" ./cmd/provider

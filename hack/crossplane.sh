@@ -95,7 +95,9 @@ YAML
 }
 
 start() {
-  eval "$("$ROOT/hack/build-crossplane.sh")"
+  local tools
+  tools=$("$ROOT/hack/build-crossplane.sh")
+  eval "$tools"
   mkdir -p "$LOGS" "$BIN_DIR" "$STATE_DIR/xpkg-cache" "$STATE_DIR/xfn-cache"
   [[ -s $KUBECONFIG ]] || die "no control plane: $KUBECONFIG is missing (run hack/dev.sh up)"
   (cd functions/identity-platform && go build -o "$BIN_DIR/function-identity-platform" .)
