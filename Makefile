@@ -58,9 +58,12 @@ bench:
 # authentik API server, beside bench-scale's own floor.
 # TOFU=1 (keystone only): also OpenTofu + terraform-provider-openstack on the same workload, right
 # after the floor (hack/build-tofu.sh builds them once, ~17 min cold).
+# ACTIVE=workload: only the workload's CRDs and the ProviderConfigs' are installed, as an activation
+# policy naming just those kinds leaves them (default ACTIVE=all).
 N ?= 50
 POLL ?= 30s
 SYSTEM ?= keystone
 TOFU ?= 0
+ACTIVE ?= all
 bench-scale:
-	N=$(N) POLL=$(POLL) SYSTEM=$(SYSTEM) TOFU=$(TOFU) hack/bench-scale.sh
+	N=$(N) POLL=$(POLL) SYSTEM=$(SYSTEM) TOFU=$(TOFU) ACTIVE=$(ACTIVE) hack/bench-scale.sh

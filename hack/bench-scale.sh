@@ -12,7 +12,10 @@
 # and caches them). POLL sets the provider's --poll (default 30s). BENCH_ARGS passes more flags to
 # bench-scale, e.g. BENCH_ARGS='-skip floor,drift,delete -provider-args=--pprof-bind-address=127.0.0.1:6060'
 # for a quick memory run with heap profiles (-provider-env=GOMEMLIMIT=64MiB sets the provider's
-# environment alone). Everything is stopped on exit; the manifests, logs and summary stay in the
+# environment alone). ACTIVE=workload installs only the CRDs of the workload's kinds and the
+# ProviderConfigs', as a ManagedResourceActivationPolicy naming just those kinds would leave
+# (default ACTIVE=all: every CRD of package/crds, as Crossplane's default policy activating "*"
+# does); the provider starts a controller only for an installed kind. Everything is stopped on exit; the manifests, logs and summary stay in the
 # printed directory (BENCH_KEEP=0 removes them too).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -22,6 +25,7 @@ N=${1:-${N:-50}}
 POLL=${POLL:-30s}
 SYSTEM=${SYSTEM:-keystone}
 TOFU=${TOFU:-0}
+ACTIVE=${ACTIVE:-all}
 case $SYSTEM in
   keystone)
     # ksfloor lives beside the repository, in ../shared (a worktree's parent holds it too).
@@ -29,6 +33,16 @@ case $SYSTEM in
     [[ -f $KSFLOOR_DIR/main.go ]] || die "ksfloor not found in $KSFLOOR_DIR: set KSFLOOR_DIR to ../shared/bench/ksfloor" ;;
   authentik) [[ $TOFU == 0 ]] || die "TOFU=1 measures the Keystone workload: SYSTEM=authentik has no OpenTofu peer" ;;
   *) die "SYSTEM=$SYSTEM: want keystone or authentik" ;;
+esac
+# The namespaced kinds each system's workload creates (hack/bench-scale's keystoneKinds and
+# authentikKinds), as package/crds names their CRDs.
+case $SYSTEM in
+  keystone) WORKLOAD_CRDS=(keystone.identity.m.crossplane.io_{domains,roles,projects,groups,roleassignments}.yaml) ;;
+  authentik) WORKLOAD_CRDS=(authentik.identity.m.crossplane.io_{oauth2providers,applications,groups}.yaml) ;;
+esac
+case $ACTIVE in
+  all | workload) ;;
+  *) die "ACTIVE=$ACTIVE: want all (every CRD) or workload (the workload's kinds and the ProviderConfigs)" ;;
 esac
 # Before the services start: a cold build takes ~17 min, and prints its directory last.
 TOFU_ARGS=()
@@ -78,7 +92,14 @@ if [[ $SYSTEM == keystone ]]; then
   (cd "$KSFLOOR_DIR" && go build -o "$BIN/ksfloor" .)
 fi
 
-TMPDIR=$CP_TMP setsid "$BIN/controlplane" --crd-dir package/crds --write-kubeconfig "$KUBECONFIG_PATH" \
+CRD_DIR=package/crds
+if [[ $ACTIVE == workload ]]; then
+  CRD_DIR=$STATE_DIR/crds
+  mkdir -p "$CRD_DIR"
+  (cd package/crds && cp identity.*.yaml "${WORKLOAD_CRDS[@]}" "$CRD_DIR/")
+  log "ACTIVE=workload: $(ls "$CRD_DIR" | wc -l) of $(ls package/crds | wc -l) CRDs installed"
+fi
+TMPDIR=$CP_TMP setsid "$BIN/controlplane" --crd-dir "$CRD_DIR" --write-kubeconfig "$KUBECONFIG_PATH" \
   >"$STATE_DIR/controlplane.log" 2>&1 </dev/null &
 echo $! >"$CP_PID"
 if [[ $SYSTEM == keystone ]]; then
