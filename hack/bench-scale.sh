@@ -15,8 +15,9 @@
 # environment alone). ACTIVE=workload installs only the CRDs of the workload's kinds and the
 # ProviderConfigs', as a ManagedResourceActivationPolicy naming just those kinds would leave
 # (default ACTIVE=all: every CRD of package/crds, as Crossplane's default policy activating "*"
-# does); the provider starts a controller only for an installed kind. Everything is stopped on exit; the manifests, logs and summary stay in the
-# printed directory (BENCH_KEEP=0 removes them too).
+# does); the provider starts a controller only for an installed kind. Everything is stopped on
+# exit; the manifests, logs and summary stay in the printed directory (BENCH_KEEP=0 removes them
+# too).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -26,19 +27,18 @@ POLL=${POLL:-30s}
 SYSTEM=${SYSTEM:-keystone}
 TOFU=${TOFU:-0}
 ACTIVE=${ACTIVE:-all}
+# WORKLOAD_CRDS: the CRDs of the namespaced kinds each system's workload creates (hack/bench-scale's
+# keystoneKinds and authentikKinds), as package/crds names them.
 case $SYSTEM in
   keystone)
+    WORKLOAD_CRDS=(keystone.identity.m.crossplane.io_{domains,roles,projects,groups,roleassignments}.yaml)
     # ksfloor lives beside the repository, in ../shared (a worktree's parent holds it too).
     KSFLOOR_DIR=${KSFLOOR_DIR:-$ROOT/../shared/bench/ksfloor}
     [[ -f $KSFLOOR_DIR/main.go ]] || die "ksfloor not found in $KSFLOOR_DIR: set KSFLOOR_DIR to ../shared/bench/ksfloor" ;;
-  authentik) [[ $TOFU == 0 ]] || die "TOFU=1 measures the Keystone workload: SYSTEM=authentik has no OpenTofu peer" ;;
+  authentik)
+    WORKLOAD_CRDS=(authentik.identity.m.crossplane.io_{oauth2providers,applications,groups}.yaml)
+    [[ $TOFU == 0 ]] || die "TOFU=1 measures the Keystone workload: SYSTEM=authentik has no OpenTofu peer" ;;
   *) die "SYSTEM=$SYSTEM: want keystone or authentik" ;;
-esac
-# The namespaced kinds each system's workload creates (hack/bench-scale's keystoneKinds and
-# authentikKinds), as package/crds names their CRDs.
-case $SYSTEM in
-  keystone) WORKLOAD_CRDS=(keystone.identity.m.crossplane.io_{domains,roles,projects,groups,roleassignments}.yaml) ;;
-  authentik) WORKLOAD_CRDS=(authentik.identity.m.crossplane.io_{oauth2providers,applications,groups}.yaml) ;;
 esac
 case $ACTIVE in
   all | workload) ;;
