@@ -105,12 +105,12 @@ echo $! >"$CP_PID"
 if [[ $SYSTEM == keystone ]]; then
   "$ROOT/hack/keystone.sh" start
   set -a; source "$STATE_DIR/keystone.env"; set +a
-  SYSTEM_ARGS=(-keystone-url "$KEYSTONE_URL" -ksfloor "$BIN/ksfloor")
+  SYSTEM_ARGS=(-keystone-url "$KEYSTONE_URL" -ksfloor "$BIN/ksfloor" -cpu-of "keystone=$STATE_DIR/keystone/uwsgi.pid,controlplane=$CP_PID")
 else
   # A fresh server on a free port with a fresh token (AUTHENTIK_TOKEN), as with-services.sh starts it.
   "$ROOT/hack/authentik.sh" start
   set -a; source "$STATE_DIR/authentik.env"; set +a
-  SYSTEM_ARGS=(-authentik-url "$AUTHENTIK_URL")
+  SYSTEM_ARGS=(-authentik-url "$AUTHENTIK_URL" -cpu-of "authentik=$STATE_DIR/authentik/apiserver.pid,controlplane=$CP_PID")
 fi
 wait_until 120 test -s "$KUBECONFIG_PATH" || die_log "control plane not ready after 120 s" "$STATE_DIR/controlplane.log"
 

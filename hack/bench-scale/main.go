@@ -27,6 +27,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -60,6 +61,9 @@ type options struct {
 	// ProviderEnv are more environment variables for the provider alone (GOMEMLIMIT=64MiB, say:
 	// set for the bench, it would reach the control plane's Go programs too).
 	ProviderEnv []string
+	// CPUOf names pid files of other processes whose CPU (with their children's) each phase
+	// reports: the system's server and the control plane (hack/bench-scale.sh passes both).
+	CPUOf []pidFile
 }
 
 func main() {
@@ -89,10 +93,15 @@ func benchMain() error {
 	flag.StringVar(&o.Dir, "dir", os.TempDir(), "directory for the manifests, the provider's log and the summary")
 	skip := flag.String("skip", "", "comma-separated steps to leave out: floor, tofu, drift, delete")
 	provArgs := flag.String("provider-args", "", "space-separated extra flags for the provider (--pprof-bind-address=ADDR also saves heap-<phase>.pb.gz in -dir)")
+	cpuOf := flag.String("cpu-of", "", "comma-separated NAME=PIDFILE: report each phase's CPU of the process in PIDFILE and its children as NAME (hack/bench-scale.sh passes the system's server and the control plane)")
 	provEnv := flag.String("provider-env", "", "space-separated KEY=VALUE environment variables for the provider alone, e.g. GOMEMLIMIT=64MiB")
 	flag.Parse()
 	var err error
 	if o.Skip, err = parseSkip(*skip); err != nil {
+		fmt.Fprintln(os.Stderr, "bench-scale:", err)
+		os.Exit(2)
+	}
+	if o.CPUOf, err = parseCPUOf(*cpuOf); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-scale:", err)
 		os.Exit(2)
 	}
@@ -131,6 +140,7 @@ type bench struct {
 	manifest string // the workload's manifest
 	prov     *providerProc
 	ph       *phases
+	meters   []cpuMeter
 	cleanups []func() // run in reverse order when the run ends
 }
 
@@ -139,7 +149,7 @@ type bench struct {
 func run(ctx context.Context, o options, env func(string) string, log io.Writer) (r result, err error) {
 	sys, err := newSystem(o, env)
 	r = result{N: o.N, Resources: sys.resources(), Kinds: sys.kinds(), System: sys.name(), FloorHow: sys.floorHow(),
-		PerResource: sys.perResource(), Poll: o.Poll, SteadyPhase: "steady"}
+		PerResource: sys.perResource(), Poll: o.Poll, SteadyPhase: "steady", Cores: runtime.NumCPU()}
 	if err != nil {
 		return r, err
 	}
@@ -149,7 +159,7 @@ func run(ctx context.Context, o options, env func(string) string, log io.Writer)
 	if _, ks := sys.(*keystoneSystem); o.Tofu != "" && !ks {
 		return r, fmt.Errorf("-tofu measures the Keystone workload: -system %s has no OpenTofu peer", o.System)
 	}
-	b := &bench{o: o, log: &errWriter{w: log}, sys: sys, r: &r}
+	b := &bench{o: o, log: &errWriter{w: log}, sys: sys, r: &r, meters: meters(o.CPUOf, clockTicks(ctx))}
 	defer func() {
 		b.cleanup()
 		if b.log.err != nil && err == nil {
@@ -181,11 +191,14 @@ func (b *bench) cleanup() {
 
 // floor measures the floor first, while nothing else talks to the fresh server.
 func (b *bench) floor(ctx context.Context) error {
+	t0, cpu0 := time.Now(), readMeters(b.meters)
 	fl, err := b.sys.floor(ctx, b.log)
 	if err != nil {
 		return err
 	}
 	b.r.FloorCreate, b.r.FloorDelete, b.r.FloorLine = fl.Create, fl.Delete, fl.Line
+	// The same CPU table row as a phase's: what Keystone could use with nothing else running.
+	b.r.Floor = &phaseResult{Name: "floor", Wall: time.Since(t0), CPUBy: sinceMeters(b.meters, cpu0)}
 	return nil
 }
 
@@ -237,7 +250,10 @@ func (b *bench) prepare(ctx context.Context) error {
 	if err := os.WriteFile(b.manifest, []byte(b.sys.manifest()), 0o600); err != nil {
 		return err
 	}
-	return b.k.run(ctx, "apply", "-f", b.setup)
+	if err := b.k.run(ctx, "apply", "-f", b.setup); err != nil {
+		return err
+	}
+	return b.k.watch(ctx)
 }
 
 // startup starts the provider and its sampler, and the phases with it, and waits until its
@@ -252,7 +268,7 @@ func (b *bench) startup(ctx context.Context) error {
 	b.r.ProviderArgs = slices.Concat(goEnv(b.o.ProviderEnv), prov.args, []string{"(every other flag at its default)"})
 	ps := newProcSampler(ctx, prov.pid(), 250*time.Millisecond)
 	b.cleanups = append(b.cleanups, ps.close)
-	b.ph = &phases{c: b.c, ps: ps}
+	b.ph = &phases{c: b.c, ps: ps, meters: b.meters}
 	b.cleanups = append(b.cleanups, func() { b.ph.end(); b.r.Phases = b.ph.results() })
 
 	b.ph.begin("startup")
@@ -272,8 +288,8 @@ func (b *bench) apply(ctx context.Context) error {
 	}
 	b.r.Submit = time.Since(t0)
 	if err := waitFor(ctx, b.prov, b.o.Timeout, b.log, "Ready and Synced", func() (bool, string, error) {
-		cs, err := b.k.census(ctx)
-		return cs.Ready == b.r.Resources, fmt.Sprintf("%d/%d Ready and Synced %v", cs.Ready, b.r.Resources, cs.NotReady), err
+		cs := b.k.census()
+		return cs.Ready == b.r.Resources, fmt.Sprintf("%d/%d Ready and Synced %v", cs.Ready, b.r.Resources, cs.NotReady), nil
 	}); err != nil {
 		return err
 	}
@@ -318,9 +334,8 @@ func (b *bench) delete(ctx context.Context) error {
 	}
 	b.r.DeleteSubmit = time.Since(t0)
 	if err := waitFor(ctx, b.prov, b.o.Timeout, b.log, "gone", func() (bool, string, error) {
-		cs, err := b.k.census(ctx)
-		if err != nil || cs.Total > 0 {
-			return false, fmt.Sprintf("%d resources left %v", cs.Total, cs.NotReady), err
+		if cs := b.k.census(); cs.Total > 0 {
+			return false, fmt.Sprintf("%d resources left %v", cs.Total, cs.NotReady), nil
 		}
 		left, err := b.sys.leftovers(ctx)
 		return len(left) == 0, fmt.Sprintf("no resource left; in %s: %v", b.sys.name(), left), err
@@ -366,9 +381,12 @@ func drift(ctx context.Context, ks *keystoneAdmin, k *kube, w workload, o option
 	return d, nil
 }
 
-// waitFor polls done once a second until it holds, printing its progress every 10 s; it fails
-// when the provider exits, the context ends or timeout passes. Not more often: listing every
-// kind costs the API server and the bench CPU that the provider, on the same 2 cores, then lacks.
+// waitFor asks done every lookEvery until it holds, printing its progress every 10 s; it fails
+// when the provider exits, the context ends or timeout passes. done reads the watches' stores
+// (and, once no resource is left, the system's own lists), so asking often costs little and
+// adds at most lookEvery to the times measured.
+const lookEvery = 200 * time.Millisecond
+
 func waitFor(ctx context.Context, prov *providerProc, timeout time.Duration, log *errWriter, what string, done func() (bool, string, error)) error {
 	t0 := time.Now()
 	last := t0
@@ -390,7 +408,7 @@ func waitFor(ctx context.Context, prov *providerProc, timeout time.Duration, log
 			log.printf("bench-scale: %5.0f s: %s\n", time.Since(t0).Seconds(), progress)
 			last = time.Now()
 		}
-		if err := sleep(ctx, time.Second); err != nil {
+		if err := sleep(ctx, lookEvery); err != nil {
 			return err
 		}
 	}

@@ -7,12 +7,33 @@ import (
 // phases cuts the run into named phases: the counting proxy attributes each request to the
 // phase it arrived in, the sampler gives each phase its CPU seconds, peak RSS and peak anonymous memory.
 type phases struct {
-	c     *counter
-	ps    *procSampler
-	done  []phaseResult
-	name  string
-	start time.Time
-	cpu0  float64
+	c  *counter
+	ps *procSampler
+	// meters are the other processes' CPU (and the machine's), each phase's share in CPUBy.
+	meters []cpuMeter
+	done   []phaseResult
+	name   string
+	start  time.Time
+	cpu0   float64
+	by0    []float64
+}
+
+// readMeters reads every meter now.
+func readMeters(ms []cpuMeter) []float64 {
+	v := make([]float64, len(ms))
+	for i, m := range ms {
+		v[i] = m.Read()
+	}
+	return v
+}
+
+// sinceMeters is what each meter counted since it read then.
+func sinceMeters(ms []cpuMeter, then []float64) []namedCPU {
+	out := make([]namedCPU, len(ms))
+	for i, m := range ms {
+		out[i] = namedCPU{Name: m.Name, Seconds: m.Read() - then[i]}
+	}
+	return out
 }
 
 // begin ends the current phase, if any, and starts phase name.
@@ -24,6 +45,7 @@ func (p *phases) begin(name string) {
 		p.cpu0 = p.ps.cpuSeconds()
 		p.ps.takeMax()
 	}
+	p.by0 = readMeters(p.meters)
 }
 
 // end closes the current phase. Its request counts are read in results, at the end of the run,
@@ -38,6 +60,7 @@ func (p *phases) end() {
 		m := p.ps.takeMax()
 		r.RSSMax, r.AnonMax = m.RSS, m.Anon
 	}
+	r.CPUBy = sinceMeters(p.meters, p.by0)
 	p.done = append(p.done, r)
 	p.name = ""
 	p.c.setPhase("")

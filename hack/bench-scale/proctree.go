@@ -43,11 +43,23 @@ func (s *treeSampler) close() uint64 {
 
 // treeRSS is the summed RSS of root and its descendants now, from /proc.
 func treeRSS(root int) uint64 {
+	var sum uint64
+	for _, pid := range descendants(root, processParents()) {
+		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid)); err == nil {
+			m, _ := parseMemory(string(b)) // 0 for a zombie, which holds no memory
+			sum += m.RSS
+		}
+	}
+	return sum
+}
+
+// processParents maps every live process's PID to its parent's, from /proc.
+func processParents() map[int]int {
+	parent := map[int]int{}
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
-		return 0
+		return parent
 	}
-	parent := map[int]int{}
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
@@ -59,14 +71,7 @@ func treeRSS(root int) uint64 {
 			}
 		}
 	}
-	var sum uint64
-	for _, pid := range descendants(root, parent) {
-		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid)); err == nil {
-			m, _ := parseMemory(string(b)) // 0 for a zombie, which holds no memory
-			sum += m.RSS
-		}
-	}
-	return sum
+	return parent
 }
 
 // parsePPID returns the parent's PID (field 4) from the content of /proc/PID/stat.

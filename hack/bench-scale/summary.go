@@ -21,6 +21,15 @@ type phaseResult struct {
 	Statuses map[int]int
 	// Busy is how long at least one of the phase's requests was in flight.
 	Busy time.Duration
+	// CPUBy is the CPU of the other processes on the machine during the phase (the system,
+	// the control plane, the bench, kubectl) and of the whole machine, in the meters' order.
+	CPUBy []namedCPU
+}
+
+// namedCPU is the CPU seconds one meter counted in a phase.
+type namedCPU struct {
+	Name    string
+	Seconds float64
 }
 
 // driftResult is the hand-made change at steady state and how long the provider took to undo it.
@@ -66,7 +75,11 @@ type result struct {
 	Phases       []phaseResult
 	Tofu         tofuResult // the OpenTofu peer, when -tofu was given
 	FloorLine    string     // the floor's FLOOR line, verbatim
-	Incomplete   string     // why the run stopped early, if it did
+	// Cores is how many cores the machine has, for the CPU table.
+	Cores int
+	// Floor is the floor's run (create and delete) as a phase, for its row of the CPU table.
+	Floor      *phaseResult
+	Incomplete string // why the run stopped early, if it did
 }
 
 // ratio is a/b, or 0 when b is unknown.
@@ -161,6 +174,7 @@ func (r result) write(w io.Writer) error {
 		p("%-8s %8.1f %7.1f %9d %7d %6d %7.2f %12.1f %13.1f  %s", ph.Name, ph.Wall.Seconds(), ph.Busy.Seconds(), t.Total, t.Writes, t.Auth, ph.CPU, mib(ph.RSSMax), mib(ph.AnonMax), statusLine(ph.Statuses))
 	}
 	p("(busy_s: how long at least one provider request was in flight; the rest of wall_s the system was idle)")
+	r.cpuTable(p)
 	p("")
 	p("requests by method and path, per phase:")
 	for _, ph := range r.Phases {
@@ -189,4 +203,43 @@ func statusLine(m map[int]int) string {
 		parts = append(parts, fmt.Sprintf("%d:%d", c, m[c]))
 	}
 	return strings.Join(parts, " ")
+}
+
+// cpuTable prints, per phase, the CPU seconds of each process the meters watched and of the
+// machine, with the cores they average over the phase in parentheses.
+// The floor's row comes first, without the provider, which is not running yet.
+func (r result) cpuTable(p func(string, ...any)) {
+	rows := r.Phases
+	if r.Floor != nil {
+		rows = append([]phaseResult{*r.Floor}, rows...)
+	}
+	if len(rows) == 0 || len(rows[0].CPUBy) == 0 {
+		return
+	}
+	p("")
+	head := fmt.Sprintf("%-8s %16s", "phase", "provider")
+	for _, c := range rows[0].CPUBy {
+		head += fmt.Sprintf(" %16s", c.Name)
+	}
+	p("CPU seconds (cores) per phase, on %d cores:", r.Cores)
+	p("%s", head)
+	for _, ph := range rows {
+		prov := cores(ph.CPU, ph.Wall)
+		if ph.Name == "floor" {
+			prov = "-"
+		}
+		line := fmt.Sprintf("%-8s %16s", ph.Name, prov)
+		for _, c := range ph.CPUBy {
+			line += fmt.Sprintf(" %16s", cores(c.Seconds, ph.Wall))
+		}
+		p("%s", line)
+	}
+}
+
+// cores is "12.34 (0.56)": seconds, and the cores they average over wall.
+func cores(s float64, wall time.Duration) string {
+	if wall <= 0 {
+		return fmt.Sprintf("%.2f", s)
+	}
+	return fmt.Sprintf("%.2f (%.2f)", s, s/wall.Seconds())
 }

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// The provider, Keystone (one uwsgi worker: one core at most), the API server and etcd, kubectl
+// and the bench itself share the machine's cores. Keystone's floor is measured with Keystone
+// alone on them, so a ratio above one is partly CPU that the others took from Keystone. These
+// meters say how much, per phase.
+
+// A cpuMeter reads a CPU time in seconds that only grows; a phase's share is the difference
+// between its ends.
+type cpuMeter struct {
+	Name string
+	Read func() float64
+}
+
+// A pidFile names the file a process writes its PID to.
+type pidFile struct {
+	Name, Path string
+}
+
+// parseCPUOf parses -cpu-of: comma-separated NAME=PIDFILE.
+func parseCPUOf(s string) ([]pidFile, error) {
+	var out []pidFile
+	for _, kv := range strings.Split(s, ",") {
+		if kv = strings.TrimSpace(kv); kv == "" {
+			continue
+		}
+		name, path, ok := strings.Cut(kv, "=")
+		if !ok || name == "" || path == "" {
+			return nil, fmt.Errorf("-cpu-of %q: want NAME=PIDFILE[,NAME=PIDFILE...], got %q", s, kv)
+		}
+		out = append(out, pidFile{Name: name, Path: path})
+	}
+	return out, nil
+}
+
+// meters are the phases' CPU meters besides the provider's: the processes in pids, the bench
+// itself, the kubectl runs it waited for, and the machine.
+func meters(pids []pidFile, ticks float64) []cpuMeter {
+	var m []cpuMeter
+	for _, p := range pids {
+		m = append(m, cpuMeter{Name: p.Name, Read: treeCPU(p.Path, ticks)})
+	}
+	return append(m,
+		cpuMeter{Name: "bench-scale", Read: selfCPU(ticks, false)},
+		cpuMeter{Name: "kubectl", Read: selfCPU(ticks, true)},
+		cpuMeter{Name: "machine", Read: machineCPU(ticks)},
+	)
+}
+
+// treeCPU reads the CPU seconds of the live processes under the PID written in pidFile (read
+// at each call: a restarted service writes a new one). A process that ended within the phase
+// is not counted: the services here keep their processes for the whole run.
+func treeCPU(pidFile string, ticks float64) func() float64 {
+	return func() float64 {
+		b, err := os.ReadFile(pidFile) //nolint:gosec // G304: a pid file hack/bench-scale.sh names in its own state directory
+		if err != nil {
+			return 0
+		}
+		root, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil {
+			return 0
+		}
+		var sum uint64
+		for _, pid := range descendants(root, processParents()) {
+			if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
+				if t, err := parseCPUTicks(string(b)); err == nil {
+					sum += t
+				}
+			}
+		}
+		return float64(sum) / ticks
+	}
+}
+
+// selfCPU reads the bench's own CPU seconds; children reads those of its children that ended
+// and were waited for (each kubectl it ran), which the kernel adds to its cutime and cstime.
+func selfCPU(ticks float64, children bool) func() float64 {
+	return func() float64 {
+		b, err := os.ReadFile("/proc/self/stat")
+		if err != nil {
+			return 0
+		}
+		f, err := statFields(string(b), 15)
+		if err != nil {
+			return 0
+		}
+		i := 11 // utime, stime
+		if children {
+			i = 13 // cutime, cstime
+		}
+		u, _ := strconv.ParseUint(f[i], 10, 64)
+		s, _ := strconv.ParseUint(f[i+1], 10, 64)
+		return float64(u+s) / ticks
+	}
+}
+
+// machineCPU reads the CPU seconds every core spent busy (neither idle nor waiting for I/O),
+// from the first line of /proc/stat.
+func machineCPU(ticks float64) func() float64 {
+	return func() float64 {
+		b, err := os.ReadFile("/proc/stat")
+		if err != nil {
+			return 0
+		}
+		busy, err := parseBusyTicks(string(b))
+		if err != nil {
+			return 0
+		}
+		return float64(busy) / ticks
+	}
+}
+
+// parseBusyTicks sums the first ("cpu") line of /proc/stat but its idle and iowait fields.
+func parseBusyTicks(stat string) (uint64, error) {
+	line, _, _ := strings.Cut(stat, "\n")
+	f := strings.Fields(line)
+	if len(f) < 6 || f[0] != "cpu" {
+		return 0, fmt.Errorf("no cpu line in /proc/stat: %q", line)
+	}
+	var busy uint64
+	for i, v := range f[1:] {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("/proc/stat field %d: %w", i+1, err)
+		}
+		if i != 3 && i != 4 { // idle, iowait
+			busy += n
+		}
+	}
+	return busy, nil
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseBusyTicks(t *testing.T) {
+	cases := map[string]struct {
+		stat    string
+		want    uint64
+		wantErr bool
+	}{
+		// user nice system idle iowait irq softirq steal guest guest_nice
+		"AllButIdleAndIOWait": {stat: "cpu  100 2 30 5000 40 1 2 3 0 0\ncpu0 50 1 15 2500 20 0 1 1 0 0\n", want: 100 + 2 + 30 + 1 + 2 + 3},
+		"NotTheCPULine":       {stat: "intr 1 2 3 4 5 6\n", wantErr: true},
+		"ShortLine":           {stat: "cpu 1 2 3\n", wantErr: true},
+		"UnreadableField":     {stat: "cpu 1 2 x 4 5 6\n", wantErr: true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := parseBusyTicks(tc.stat)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("parseBusyTicks: error %v, want error: %v", err, tc.wantErr)
+			}
+			if got != tc.want {
+				t.Errorf("parseBusyTicks: got %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseCPUOf(t *testing.T) {
+	cases := map[string]struct {
+		in      string
+		want    []pidFile
+		wantErr bool
+	}{
+		"None": {in: ""},
+		"Two": {in: "keystone=/s/keystone/uwsgi.pid, controlplane=/s/controlplane.pid",
+			want: []pidFile{{Name: "keystone", Path: "/s/keystone/uwsgi.pid"}, {Name: "controlplane", Path: "/s/controlplane.pid"}}},
+		"NoPath":     {in: "keystone=", wantErr: true},
+		"NoEquals":   {in: "keystone", wantErr: true},
+		"EmptyName":  {in: "=/s/x.pid", wantErr: true},
+		"OneBadPair": {in: "a=/a.pid,b", wantErr: true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := parseCPUOf(tc.in)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("parseCPUOf(%q): error %v, want error: %v", tc.in, err, tc.wantErr)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("parseCPUOf(%q) -want +got:\n%s", tc.in, diff)
+			}
+		})
+	}
+}
+
+// TestSinceMeters: a phase's CPU is each meter's growth since the phase began, in meter order.
+func TestSinceMeters(t *testing.T) {
+	a, b := 10.0, 100.0
+	ms := []cpuMeter{{Name: "a", Read: func() float64 { return a }}, {Name: "b", Read: func() float64 { return b }}}
+	then := readMeters(ms)
+	a, b = 12.5, 130
+	want := []namedCPU{{Name: "a", Seconds: 2.5}, {Name: "b", Seconds: 30}}
+	if diff := cmp.Diff(want, sinceMeters(ms, then)); diff != "" {
+		t.Errorf("sinceMeters -want +got:\n%s", diff)
+	}
+}
+
+// TestTreeCPUOfThisProcess: a pid file naming this test counts at least the CPU it has used, and
+// one that cannot be read counts nothing rather than failing the run.
+func TestTreeCPUOfThisProcess(t *testing.T) {
+	ticks := clockTicks(t.Context())
+	self := selfCPU(ticks, false)
+	dir := t.TempDir()
+	pf := dir + "/self.pid"
+	if err := os.WriteFile(pf, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Some CPU to count.
+	n := 0
+	for end := time.Now().Add(50 * time.Millisecond); time.Now().Before(end); n++ {
+	}
+	t.Logf("%d turns", n)
+	if got, floor := treeCPU(pf, ticks)(), self(); got < floor {
+		t.Errorf("treeCPU of this process: %.2f s, less than its own %.2f s", got, floor)
+	}
+	if got := treeCPU(dir+"/missing.pid", ticks)(); got != 0 {
+		t.Errorf("treeCPU of a missing pid file: %.2f s, want 0", got)
+	}
+}
+
+// TestCPUTable: the floor's row comes first with no provider figure; each row gives seconds and
+// the cores they average over the phase.
+func TestCPUTable(t *testing.T) {
+	r := result{Cores: 2,
+		Floor: &phaseResult{Name: "floor", Wall: 10 * time.Second,
+			CPUBy: []namedCPU{{Name: "keystone", Seconds: 9.9}, {Name: "machine", Seconds: 11}}},
+		Phases: []phaseResult{{Name: "apply", Wall: 20 * time.Second, CPU: 4,
+			CPUBy: []namedCPU{{Name: "keystone", Seconds: 13}, {Name: "machine", Seconds: 39.5}}}},
+	}
+	var lines []string
+	r.cpuTable(func(f string, a ...any) { lines = append(lines, strings.TrimRight(fmt.Sprintf(f, a...), " ")) })
+	want := []string{
+		"",
+		"CPU seconds (cores) per phase, on 2 cores:",
+		"phase            provider         keystone          machine",
+		"floor                   -      9.90 (0.99)     11.00 (1.10)",
+		"apply         4.00 (0.20)     13.00 (0.65)     39.50 (1.98)",
+	}
+	if diff := cmp.Diff(want, lines); diff != "" {
+		t.Errorf("cpuTable -want +got:\n%s", diff)
+	}
+	var none []string
+	result{Phases: []phaseResult{{Name: "apply"}}}.cpuTable(func(f string, a ...any) { none = append(none, f) })
+	if len(none) != 0 {
+		t.Errorf("cpuTable without meters printed %q, want nothing", none)
+	}
+}
