@@ -130,7 +130,9 @@ func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVer
 	}
 	// The reconciler writes through a PolicyAwareWriter: without LateInitialize, its updates of
 	// the resource (finalizer, annotations) must not persist resolved references or defaults.
-	r := managed.NewReconciler(writerManager{Manager: mgr, writer: NewPolicyAwareWriter(mgr.GetClient())}, resource.ManagedKind(gvk), opts...)
+	// Its status updates that would change nothing are not sent (unchangedStatusSkipper).
+	w := unchangedStatusSkipper{Client: NewPolicyAwareWriter(mgr.GetClient())}
+	r := managed.NewReconciler(writerManager{Manager: mgr, writer: w}, resource.ManagedKind(gvk), opts...)
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(controllerOptions(o, gvk.GroupKind().String())).
@@ -209,7 +211,7 @@ func waitForMapping(m meta.RESTMapper, gvk schema.GroupVersionKind, timeout time
 	return err
 }
 
-// writerManager hands the reconciler a PolicyAwareWriter as the manager's client.
+// writerManager hands the reconciler its writer as the manager's client.
 type writerManager struct {
 	ctrl.Manager
 	writer client.Client
