@@ -13,8 +13,19 @@ source "$(dirname "$0")/lib.sh"
 
 STATE_DIR=$(mktemp -d "${TMPDIR:-/tmp}/provider-identity-services.XXXXXX")
 export STATE_DIR
+# slow_requests prints Keystone's slowest requests (uwsgi logs each one with its time in msecs)
+# and any worker it killed for running too long: when a command fails on a timeout, this says
+# whether Keystone itself was slow, and on what, before the log goes with STATE_DIR.
+slow_requests() {
+  local log=$STATE_DIR/keystone/keystone.log
+  [[ -f $log ]] || return 0
+  echo "[with-services.sh] the command failed; Keystone's slowest requests (of $(grep -c ' msecs ' "$log") logged):" >&2
+  sed -nE 's/.*\] ([A-Z]+ [^ ]+) => generated [0-9]+ bytes in ([0-9]+) msecs.*/\2 ms  \1/p' "$log" | sort -rn | head -n 15 >&2 || true
+  grep -iE 'harakiri|killed|segmentation' "$log" | tail -n 5 >&2 || true
+}
 cleanup() {
   local rc=$?
+  ((rc == 0)) || slow_requests
   "$ROOT/hack/slapd.sh" stop || rc=1
   "$ROOT/hack/keystone.sh" stop || rc=1
   "$ROOT/hack/authentik.sh" stop || rc=1
