@@ -21,7 +21,9 @@ slow_requests() {
   [[ -f $log ]] || return 0
   echo "[with-services.sh] the command failed; Keystone's slowest requests (of $(grep -c ' msecs ' "$log") logged):" >&2
   sed -nE 's/.*\] ([A-Z]+ [^ ]+) => generated [0-9]+ bytes in ([0-9]+) msecs.*/\2 ms  \1/p' "$log" | sort -rn | head -n 15 >&2 || true
-  grep -iE 'harakiri|killed|segmentation' "$log" | tail -n 5 >&2 || true
+  grep -iE 'harakiri|killed|died|respawn|segmentation|traceback' "$log" | tail -n 5 >&2 || true
+  # A Role deletion has timed out on this read with no slow request logged: did it arrive?
+  echo "[with-services.sh] GET /v3/role_inferences answered: $(grep -c 'GET /v3/role_inferences ' "$log") times" >&2
 }
 cleanup() {
   local rc=$?
