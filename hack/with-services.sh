@@ -13,9 +13,10 @@ source "$(dirname "$0")/lib.sh"
 
 STATE_DIR=$(mktemp -d "${TMPDIR:-/tmp}/provider-identity-services.XXXXXX")
 export STATE_DIR
-# slow_requests prints Keystone's slowest requests (uwsgi logs each one with its time in msecs)
-# and any worker it killed for running too long: when a command fails on a timeout, this says
-# whether Keystone itself was slow, and on what, before the log goes with STATE_DIR.
+# slow_requests prints Keystone's slowest requests (uwsgi logs each one with its time in msecs),
+# any worker uwsgi killed or lost, and Keystone's last 5xx answers: when a command fails on a
+# timeout, this says whether Keystone was slow or failed to answer, before the log goes with
+# STATE_DIR.
 slow_requests() {
   local log=$STATE_DIR/keystone/keystone.log
   [[ -f $log ]] || return 0
