@@ -20,18 +20,36 @@ import (
 )
 
 // Drivers returns the kind's driver over a client. With k.Shared, the checks of the facts of
-// one list are shared by every resource of the kind as o says.
+// one list are shared by every resource of the kind as o says, and so are the checks right
+// before a create that are asked at the same time.
 func (k Kind[MR, F]) Drivers(o clients.SharedReadOptions) func(keystone.API) adoption.Driver[MR, F] {
-	var reads *clients.SharedReads[F]
+	var r *Reads[F]
 	if k.Shared != nil {
-		reads = clients.NewSharedReads[F](o)
+		r = &Reads[F]{
+			Lists:  clients.NewSharedReads[F](o),
+			Checks: &clients.JoinedChecks[F]{NotFound: keystone.IsNotFound, Now: o.Now},
+		}
 	}
-	return func(sc keystone.API) adoption.Driver[MR, F] { return New(k, sc, reads) }
+	return func(sc keystone.API) adoption.Driver[MR, F] { return New(k, sc, r) }
 }
 
-// New returns the kind's driver over sc; reads nil checks every fact alone.
-func New[MR adoption.Managed, F Fact](k Kind[MR, F], sc keystone.API, reads *clients.SharedReads[F]) *Driver[MR, F] {
-	return &Driver[MR, F]{kind: k, sc: sc, reads: reads}
+// Reads is what the drivers of one kind share, over every client.
+type Reads[F Fact] struct {
+	// Lists answers checks from one list of a scope's facts when many resources check facts
+	// of that scope at about the same time.
+	Lists *clients.SharedReads[F]
+	// Checks answers the checks right before a create that are asked at the same time with
+	// one list of their scope, started after all of them asked.
+	Checks *clients.JoinedChecks[F]
+}
+
+// New returns the kind's driver over sc; r nil checks every fact alone.
+func New[MR adoption.Managed, F Fact](k Kind[MR, F], sc keystone.API, r *Reads[F]) *Driver[MR, F] {
+	d := &Driver[MR, F]{kind: k, sc: sc}
+	if r != nil {
+		d.reads, d.checks = r.Lists, r.Checks
+	}
+	return d
 }
 
 // A Driver drives the facts of one kind for the adoption engine.
@@ -41,6 +59,8 @@ type Driver[MR adoption.Managed, F Fact] struct {
 	// reads answers checks from one list of a scope's facts when many resources check facts
 	// of that scope at about the same time; nil checks each alone.
 	reads *clients.SharedReads[F]
+	// checks joins the checks before a create asked at the same time; nil checks each alone.
+	checks *clients.JoinedChecks[F]
 }
 
 // Get checks that the fact named by the external name exists: one HEAD, or its row in a list
@@ -118,9 +138,11 @@ func (d *Driver[MR, F]) Observe(mg MR, f F, p identityv1alpha1.Provenance) adopt
 }
 
 // Create makes the fact. Keystone's PUT answers alike whether or not the fact existed, so it
-// cannot tell one made since Observe's HEAD (by hand, by another installation) from a new one:
-// a HEAD right before the PUT refuses such a fact instead of claiming it, and leaves only the
-// round trip between the two for a race.
+// cannot tell one made since Observe's read (by hand, by another installation) from a new one:
+// a check right before the PUT refuses such a fact instead of claiming it, and leaves only the
+// round trip between the two for a race. The check is a read that starts after Create asked
+// (a HEAD, or one list shared with the creates of the same list that check at the same time),
+// never a list from before.
 func (d *Driver[MR, F]) Create(ctx context.Context, mg MR, _ provenance.Marker) (string, managed.ConnectionDetails, error) {
 	if err := d.kind.Validate(mg); err != nil {
 		return "", nil, err
@@ -129,11 +151,11 @@ func (d *Driver[MR, F]) Create(ctx context.Context, mg MR, _ provenance.Marker) 
 	if err != nil {
 		return "", nil, err
 	}
-	switch err := d.check(ctx, f); {
-	case err == nil:
-		return "", nil, &adoption.ConflictError{Object: d.Describe(f)}
-	case !keystone.IsNotFound(err):
+	switch exists, err := d.exists(ctx, f); {
+	case err != nil:
 		return "", nil, err
+	case exists:
+		return "", nil, &adoption.ConflictError{Object: d.Describe(f)}
 	}
 	scope, shared := d.scope(f)
 	if err := keystone.PutFact(ctx, d.sc, d.kind.URL(d.sc, f)); err != nil {
@@ -173,6 +195,27 @@ func (d *Driver[MR, F]) Delete(ctx context.Context, _ MR, f F) error {
 		d.reads.Forget(scope, f.Key())
 	}
 	return keystone.Wrap(keystone.IgnoreNotFound(err), d.kind.ErrRemove, f.Key())
+}
+
+// exists checks the fact right before a create, by a read that starts after it asks: with the
+// other creates of its list that check at the same time, or alone.
+func (d *Driver[MR, F]) exists(ctx context.Context, f F) (bool, error) {
+	if scope, ok := d.scope(f); ok && d.checks != nil {
+		ok, err := d.checks.Exists(ctx, scope, f.Key(), d.source(f))
+		if err != nil && err == ctx.Err() { //nolint:errorlint // the very value: it gave up waiting, and says so alone
+			return false, keystone.Wrap(err, d.kind.ErrCheck, f.Key())
+		}
+		// A read alone's error already names the fact (check).
+		return ok, err
+	}
+	switch err := d.check(ctx, f); {
+	case err == nil:
+		return true, nil
+	case keystone.IsNotFound(err):
+		return false, nil
+	default:
+		return false, err
+	}
 }
 
 // check checks the fact alone: nil if it exists, a 404 (IsNotFound) if not.

@@ -4,11 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/gophercloud/gophercloud/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
@@ -464,5 +468,81 @@ func TestMadeBetweenObserveAndCreate(t *testing.T) {
 	}
 	if r := mg.GetCondition(xpv2.TypeReady).Reason; r != adoption.ReasonAdoptionRequired {
 		t.Errorf("Ready reason %q, want AdoptionRequired", r)
+	}
+}
+
+// blockingAPI holds a HEAD of one URL until release is closed, and says when it is in flight.
+type blockingAPI struct {
+	*keystonetest.API
+	url      string
+	inFlight chan struct{}
+	release  chan struct{}
+}
+
+func (a *blockingAPI) Head(ctx context.Context, url string, o *gophercloud.RequestOpts) (*http.Response, error) {
+	if url == keystonetest.Endpoint+a.url {
+		close(a.inFlight)
+		<-a.release
+	}
+	return a.API.Head(ctx, url, o)
+}
+
+// Creates that check their facts while another create of the same list checks share one list
+// of it, read after all of them asked: a fact in it is refused, the others are made. The first
+// create, alone, checked with a HEAD.
+func TestCreatesCheckTogether(t *testing.T) {
+	api := &blockingAPI{
+		API: &keystonetest.API{Answers: map[string]keystonetest.Answer{
+			"HEAD things/t/parts/first": keystonetest.NotFound,
+			"PUT things/t/parts/first":  {Status: 204},
+			"GET things/t/parts":        {Body: `{"parts": [{"id": "first"}, {"id": "taken"}]}`},
+			"PUT things/t/parts/a":      {Status: 204},
+			"PUT things/t/parts/b":      {Status: 204},
+		}},
+		url: "things/t/parts/first", inFlight: make(chan struct{}), release: make(chan struct{}),
+	}
+	d := testKind(listParts).Drivers(clients.SharedReadOptions{Fresh: 3 * time.Second, Window: time.Minute})(api).(*Driver[mr, part])
+	create := func(p string) string {
+		_, _, err := d.Create(context.Background(), newMR(ptr("t"), ptr(p)), provenance.Marker{})
+		var ce *adoption.ConflictError
+		switch {
+		case errors.As(err, &ce):
+			return "conflict"
+		case err != nil:
+			return err.Error()
+		}
+		return "made"
+	}
+	first := make(chan string, 1)
+	go func() { first <- create("first") }()
+	<-api.inFlight
+
+	parts := []string{"a", "b", "taken"}
+	got := make([]string, len(parts))
+	var wg sync.WaitGroup
+	for i, p := range parts {
+		wg.Add(1)
+		go func() { defer wg.Done(); got[i] = create(p) }()
+	}
+	scope := clients.Scope{Client: d.sc, List: keystonetest.Endpoint + "things/t/parts"}
+	for deadline := time.Now().Add(5 * time.Second); d.checks.Waiting(scope) < len(parts); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d creates wait for the next check, want %d", d.checks.Waiting(scope), len(parts))
+		}
+	}
+	close(api.release)
+	wg.Wait()
+
+	if diff := cmp.Diff([]string{"made", "made", "conflict"}, got); diff != "" {
+		t.Errorf("creates that checked together (-want +got):\n%s", diff)
+	}
+	if got := <-first; got != "made" {
+		t.Errorf("first create: %s, want made", got)
+	}
+	calls := api.Calls()
+	slices.Sort(calls)
+	want := []string{"GET things/t/parts", "HEAD things/t/parts/first", "PUT things/t/parts/a", "PUT things/t/parts/b", "PUT things/t/parts/first"}
+	if diff := cmp.Diff(want, calls); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
 	}
 }

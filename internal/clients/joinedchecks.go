@@ -1,0 +1,171 @@
+package clients
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// JoinedChecks answers whether objects of one scope exist, each with a read that started after
+// the question was asked, exactly as a check made alone would be. It is for the check right
+// before a write that cannot tell an object it makes from one that already existed (Keystone's
+// PUT of a role assignment answers 204 either way): that check may not be answered from a list
+// up to a freshness period old, but checks asked at about the same time may share one read.
+//
+//   - A check that finds no other check of its scope under way reads its object alone: a lone
+//     create costs what it always did, one HEAD, however large the scope.
+//   - Checks that come while one is under way wait for the next read, which starts when it
+//     ends: one list of the scope when two or more wait, their object alone when one does.
+//     Keystone answers a list of a few hundred role assignments in about the time of one HEAD
+//     (its cost is the token and policy work of a request), so k checks waiting together cost
+//     one request instead of k.
+//   - A list that fails is never an answer: its waiters read their objects alone. A list
+//     refused for good (Source.Refused: a policy, a list cut short) makes the scope's checks
+//     read alone for refusedListPause.
+//
+// The zero JoinedChecks is ready to use once NotFound is set.
+type JoinedChecks[T any] struct {
+	// NotFound tells the error of Source.Get that says the object does not exist.
+	NotFound func(error) bool
+	// Now returns the current time; nil means time.Now (tests set it).
+	Now func() time.Time
+
+	mu     sync.Mutex
+	scopes map[Scope]*checkScope[T]
+}
+
+// checkScope is what is under way for one scope.
+type checkScope[T any] struct {
+	// busy: a read of the scope is under way; checks that come now wait for next.
+	busy bool
+	// next is the read that starts when the one under way ends, with its waiters.
+	next *checkBatch[T]
+	// refusedUntil is when a refused list may be tried again.
+	refusedUntil time.Time
+}
+
+// checkBatch is the checks waiting for one read, answered when done is closed.
+type checkBatch[T any] struct {
+	ids map[string]struct{}
+	// src and ctx are the first waiter's: the list runs in its context, without its end.
+	src  Source[T]
+	ctx  context.Context
+	done chan struct{}
+	// listed holds the IDs in the list; nil when the waiters read their objects alone.
+	listed map[string]struct{}
+}
+
+// Exists reports whether object id of scope s exists, by a read that started after this call:
+// src.Get alone, or src.List shared with the other checks of s waiting at the same time.
+func (j *JoinedChecks[T]) Exists(ctx context.Context, s Scope, id string, src Source[T]) (bool, error) {
+	j.mu.Lock()
+	sc := j.scope(s)
+	if !sc.busy {
+		sc.busy = true
+		j.mu.Unlock()
+		ok, err := j.alone(ctx, src)
+		j.finished(s, sc)
+		return ok, err
+	}
+	b := sc.next
+	if b == nil {
+		b = &checkBatch[T]{ids: map[string]struct{}{}, src: src, ctx: context.WithoutCancel(ctx), done: make(chan struct{})}
+		sc.next = b
+	}
+	b.ids[id] = struct{}{}
+	j.mu.Unlock()
+
+	select {
+	case <-b.done:
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+	if b.listed == nil {
+		return j.alone(ctx, src)
+	}
+	_, ok := b.listed[id]
+	return ok, nil
+}
+
+// Waiting is how many checks of scope s wait for the next read.
+func (j *JoinedChecks[T]) Waiting(s Scope) int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if sc, ok := j.scopes[s]; ok && sc.next != nil {
+		return len(sc.next.ids)
+	}
+	return 0
+}
+
+// alone reads the object by itself.
+func (j *JoinedChecks[T]) alone(ctx context.Context, src Source[T]) (bool, error) {
+	_, err := src.Get(ctx)
+	switch {
+	case err == nil:
+		return true, nil
+	case j.NotFound(err):
+		return false, nil
+	default:
+		return false, err
+	}
+}
+
+// finished is called when the read under way for s ends: it starts the read its waiters
+// wait for, or marks the scope idle.
+func (j *JoinedChecks[T]) finished(s Scope, sc *checkScope[T]) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	b := sc.next
+	sc.next = nil
+	if b == nil {
+		sc.busy = false
+		if !j.now().Before(sc.refusedUntil) {
+			delete(j.scopes, s)
+		}
+		return
+	}
+	if len(b.ids) < 2 || j.now().Before(sc.refusedUntil) {
+		// A list would answer one check, or cannot answer: each waiter reads alone, and
+		// those reads are not waited for.
+		close(b.done)
+		sc.busy = false
+		return
+	}
+	go j.list(s, sc, b)
+}
+
+// list answers the batch's waiters with one list of the scope, then hands on to the next.
+func (j *JoinedChecks[T]) list(s Scope, sc *checkScope[T], b *checkBatch[T]) {
+	ctx, cancel := context.WithTimeout(b.ctx, lookupTimeout)
+	items, err := b.src.List(ctx)
+	cancel()
+	if err == nil {
+		b.listed = make(map[string]struct{}, len(items))
+		for _, v := range items {
+			b.listed[b.src.ID(v)] = struct{}{}
+		}
+	} else if b.src.Refused != nil && b.src.Refused(err) {
+		j.mu.Lock()
+		sc.refusedUntil = j.now().Add(refusedListPause)
+		j.mu.Unlock()
+	}
+	close(b.done)
+	j.finished(s, sc)
+}
+
+// scope returns the scope's state, made on first use; j.mu is held.
+func (j *JoinedChecks[T]) scope(s Scope) *checkScope[T] {
+	if j.scopes == nil {
+		j.scopes = map[Scope]*checkScope[T]{}
+	}
+	sc, ok := j.scopes[s]
+	if !ok {
+		sc = &checkScope[T]{}
+		j.scopes[s] = sc
+	}
+	return sc
+}
+
+func (j *JoinedChecks[T]) now() time.Time {
+	return now(j.Now)
+}
