@@ -42,6 +42,9 @@ type Connector[MR adoption.Managed, C any, O any] struct {
 	Owners adoption.Owners
 	// Deletions remembers this process's deletes (see adoption.Deletions).
 	Deletions *adoption.Deletions
+	// Creates learns from each Observe whether the resource is about to be created; nil
+	// records nothing.
+	Creates *CreatesAhead
 }
 
 // ConnectorOptions are what NewConnector wires into a Connector.
@@ -87,7 +90,7 @@ func (c *Connector[MR, C, O]) Connect(ctx context.Context, mg MR) (managed.Typed
 	if err != nil {
 		return nil, err
 	}
-	return adoption.NewExternal(c.NewDriver(tc), adoption.Config{
+	e := adoption.NewExternal(c.NewDriver(tc), adoption.Config{
 		GroupKind:    c.GroupKind,
 		Installation: installation,
 		Annotations:  managed.NewRetryingCriticalAnnotationUpdater(NewPolicyAwareWriter(c.Kube)),
@@ -96,7 +99,11 @@ func (c *Connector[MR, C, O]) Connect(ctx context.Context, mg MR) (managed.Typed
 		Deletions:    c.Deletions,
 
 		MayHaveCommitted: mayHaveCommitted[c.System],
-	}), nil
+	})
+	if c.Creates == nil {
+		return e, nil
+	}
+	return aheadExternal[MR]{TypedExternalClient: e, mg: mg, creates: c.Creates}, nil
 }
 
 // providerConfig returns the resource's ProviderConfig, whatever its kind, and the reader its

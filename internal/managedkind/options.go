@@ -36,6 +36,9 @@ type Options struct {
 	// a scope answer the reads of that scope's objects while fresh. The zero value shares
 	// nothing: every resource reads its object alone.
 	SharedReads clients.SharedReadOptions
+	// Creates lets the finalizer of a resource about to be created ride on the update that
+	// records the create as pending; nil writes it alone.
+	Creates *CreatesAhead
 	// PollJitter moves each resource's next poll by a random duration up to this either way;
 	// zero polls at exactly PollInterval.
 	PollJitter time.Duration
@@ -46,7 +49,7 @@ type Options struct {
 func NewOptions(o controller.Options) Options {
 	e := clients.NewEndpoints(clients.DefaultEndpointLimits, o.Logger)
 	return Options{Options: o, Keystone: &keystone.Factory{Endpoints: e}, Authentik: &authentik.Factory{Endpoints: e},
-		Installations: &clients.Installations{}, Waker: NewWaker(), Deletions: adoption.NewDeletions()}
+		Installations: &clients.Installations{}, Waker: NewWaker(), Deletions: adoption.NewDeletions(), Creates: NewCreatesAhead()}
 }
 
 // SetEndpointLimits makes both systems' clients share one Endpoints with limits l.

@@ -60,6 +60,7 @@ func SetupKind[MR adoption.Managed, C any, O any](mgr ctrl.Manager, o Options, k
 	})
 	c.Owners = Owners{Kube: mgr.GetClient(), Scheme: mgr.GetScheme(), Waker: o.Waker}
 	c.Deletions = o.Deletions
+	c.Creates = o.Creates
 	return Setup(mgr, o, k.GVK, k.Object, c, k.Extra...)
 }
 
@@ -81,19 +82,30 @@ func SetupKeystone[MR adoption.Managed, O any](mgr ctrl.Manager, o Options, k Ki
 // MarksUsed is the reconciler option of a kind whose resources mark the resources they use
 // (see internal/usage), so that those are deleted after them. The resource's own finalizer is
 // written through a PolicyAwareWriter, like every other update of the reconciler.
-func MarksUsed[MR resource.Managed](mgr ctrl.Manager, kind string, targets ...usage.Target[MR]) managed.ReconcilerOption {
+func MarksUsed[MR resource.Managed](mgr ctrl.Manager, o Options, kind string, targets ...usage.Target[MR]) managed.ReconcilerOption {
 	kube := mgr.GetClient()
 	return managed.WithFinalizer(&usage.Finalizer[MR]{
-		Kube: kube, Reader: mgr.GetAPIReader(), Own: resource.NewAPIFinalizer(NewPolicyAwareWriter(kube), managed.FinalizerName),
+		Kube: kube, Reader: mgr.GetAPIReader(), Own: ownFinalizer(NewPolicyAwareWriter(kube), o),
 		Kind: kind, Targets: targets,
 	})
+}
+
+// ownFinalizer is a resource's own finalizer, written with w, or with the update that records
+// its create as pending when the resource is about to be created (CreatesAhead).
+func ownFinalizer(w client.Client, o Options) resource.Finalizer {
+	return aheadFinalizer{Finalizer: resource.NewAPIFinalizer(w, managed.FinalizerName), creates: o.Creates}
 }
 
 // Setup adds a controller for one managed kind. extra options are applied after the common
 // ones (a kind that marks the resources it uses passes MarksUsed, for example).
 func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, obj MR, c managed.TypedExternalConnector[MR], extra ...managed.ReconcilerOption) error {
 	name := managed.ControllerName(gvk.GroupKind().String())
+	// The reconciler writes through a PolicyAwareWriter: without LateInitialize, its updates of
+	// the resource (finalizer, annotations) must not persist resolved references or defaults.
+	// Its status updates that would change nothing are not sent (unchangedStatusSkipper).
+	w := unchangedStatusSkipper{Client: NewPolicyAwareWriter(mgr.GetClient())}
 	opts := []managed.ReconcilerOption{
+		managed.WithFinalizer(ownFinalizer(w, o)),
 		managed.WithTypedExternalConnector[MR](c),
 		// No initializer: the default one copies metadata.name into the external name, which
 		// would make a same-named object look like ours. An empty external name makes the
@@ -128,10 +140,6 @@ func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVer
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), obj, IndexExternalNameParts, externalNamePartsIndex); err != nil {
 		return errors.Wrapf(err, "cannot index %s by the parts of its external name", gvk.Kind)
 	}
-	// The reconciler writes through a PolicyAwareWriter: without LateInitialize, its updates of
-	// the resource (finalizer, annotations) must not persist resolved references or defaults.
-	// Its status updates that would change nothing are not sent (unchangedStatusSkipper).
-	w := unchangedStatusSkipper{Client: NewPolicyAwareWriter(mgr.GetClient())}
 	r := managed.NewReconciler(writerManager{Manager: mgr, writer: w}, resource.ManagedKind(gvk), opts...)
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named(name).

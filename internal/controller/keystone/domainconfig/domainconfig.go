@@ -87,7 +87,7 @@ func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind,
 	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, keystone.API, config]{
 		GVK: gvk, Object: obj,
 		NewDriver: func(sc keystone.API) adoption.Driver[mr, config] { return &external{sc: sc, kube: kube} },
-		Extra: []managed.ReconcilerOption{managedkind.MarksUsed(mgr, v1alpha1.DomainConfigKind, usage.Target[mr]{
+		Extra: []managed.ReconcilerOption{managedkind.MarksUsed(mgr, o, v1alpha1.DomainConfigKind, usage.Target[mr]{
 			NewList: domains[gvk],
 			Used: func(mg mr) (string, string) {
 				return usage.RefName(mg.Parameters().DomainRef), deref(mg.Parameters().DomainID)

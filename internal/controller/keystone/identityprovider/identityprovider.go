@@ -65,7 +65,7 @@ func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind,
 		NewDriver: func(sc keystone.API) adoption.Driver[mr, keystone.IdentityProvider] {
 			return &external{sc: sc}
 		},
-		Extra: []managed.ReconcilerOption{managedkind.MarksUsed(mgr, v1alpha1.IdentityProviderKind, usage.Target[mr]{
+		Extra: []managed.ReconcilerOption{managedkind.MarksUsed(mgr, o, v1alpha1.IdentityProviderKind, usage.Target[mr]{
 			NewList: domains(gvk),
 			Used: func(mg mr) (string, string) {
 				return usage.RefName(mg.Parameters().DomainRef), deref(mg.Parameters().DomainID)

@@ -64,7 +64,7 @@ func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind,
 	return managedkind.SetupKeystone(mgr, o, managedkind.Kind[mr, keystone.API, keystone.Protocol]{
 		GVK: gvk, Object: obj,
 		NewDriver: func(sc keystone.API) adoption.Driver[mr, keystone.Protocol] { return &external{sc: sc} },
-		Extra: []managed.ReconcilerOption{managedkind.MarksUsed(mgr, v1alpha1.ProtocolKind,
+		Extra: []managed.ReconcilerOption{managedkind.MarksUsed(mgr, o, v1alpha1.ProtocolKind,
 			usage.Target[mr]{
 				NewList: idps,
 				Used: func(mg mr) (string, string) {
