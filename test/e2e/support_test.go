@@ -49,12 +49,14 @@ type sentRequest struct {
 // A fault answers the next Times requests whose method matches and whose path starts with
 // Prefix with Status (or, with Status 0, fails them as a refused connection would). With
 // Committed, the request reaches the server first and only its answer is lost, as when a
-// server fails after committing a write.
+// server fails after committing a write. With Delay, the request is only held that long and
+// then sent to the server, as to a slow one (Status and Committed do not apply).
 type fault struct {
 	Method, Prefix string
 	Status, Times  int
 	Committed      bool
 	RetryAfter     string // the answer's Retry-After header, if not empty
+	Delay          time.Duration
 }
 
 // inject adds a fault; it is removed when the test ends, or when the returned func is called.
@@ -98,6 +100,14 @@ func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	f := c.fault(r)
 	c.sent = append(c.sent, sentRequest{At: time.Now(), Method: r.Method, Host: r.URL.Host, Path: r.URL.Path, Query: r.URL.RawQuery, Fault: f})
 	c.mu.Unlock()
+	if f != nil && f.Delay > 0 {
+		select {
+		case <-time.After(f.Delay):
+		case <-r.Context().Done():
+			return nil, r.Context().Err()
+		}
+		return http.DefaultTransport.RoundTrip(r)
+	}
 	if f != nil && f.Committed {
 		resp, err := http.DefaultTransport.RoundTrip(r)
 		if err != nil {
