@@ -3,6 +3,7 @@ package clients
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -213,5 +214,45 @@ func TestJoinedChecksWaiterGivesUp(t *testing.T) {
 	close(sys.release)
 	if !<-answered {
 		t.Errorf("Exists(b): got false, want true")
+	}
+}
+
+// A list much larger than the checks waiting for it costs more than their reads: once its size
+// is known, a few waiters read alone; what is known of an idle scope is dropped after a while.
+func TestJoinedChecksLargeListNotReadForFewWaiters(t *testing.T) {
+	clock := time.Date(2026, 12, 3, 8, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	j := newJoinedChecks()
+	j.Now = func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	sys := newCheckSystem("a")
+	for i := range 3 * listRowsPerRead {
+		sys.exists[fmt.Sprintf("other-%d", i)] = true
+	}
+	// The size is not known yet: two waiters share a list of 3,001.
+	checkWhileBlocked(t, j, sys, "a", "b")
+	if l := sys.lists.Load(); l != 1 {
+		t.Fatalf("first round: %d lists, want 1", l)
+	}
+	// Now it is: two waiters read alone, four share a list.
+	sys.release = make(chan struct{})
+	if diff := cmp.Diff(map[string]bool{"a": true, "b": false}, checkWhileBlocked(t, j, sys, "a", "b")); diff != "" {
+		t.Errorf("second round (-want +got):\n%s", diff)
+	}
+	sys.release = make(chan struct{})
+	checkWhileBlocked(t, j, sys, "a", "b", "c", "d", "e")
+	if l, g := sys.lists.Load(), sys.gets.Load(); l != 2 || g != 5 {
+		t.Errorf("after three rounds: %d lists and %d gets, want 2 (the first and third rounds) and 5 (three blocked, two alone)", l, g)
+	}
+	if len(j.scopes) != 1 {
+		t.Errorf("scopes kept: %d, want 1 (its list's size is known)", len(j.scopes))
+	}
+	mu.Lock()
+	clock = clock.Add(checkScopeMemory + time.Second)
+	mu.Unlock()
+	if _, err := j.Exists(context.Background(), Scope{Client: "c", List: "other"}, "x", sys.source("x")); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := j.scopes[checkScopeA]; ok {
+		t.Errorf("the idle scope is still kept %s after its last list", checkScopeMemory)
 	}
 }
