@@ -130,10 +130,16 @@ func (j *JoinedChecks[T]) Waiting(s Scope) int {
 // alone reads the object by itself.
 func (j *JoinedChecks[T]) alone(ctx context.Context, src Source[T]) (bool, error) {
 	_, err := src.Get(ctx)
+	return Exists(err, j.NotFound)
+}
+
+// Exists reads the outcome of a single read as whether its object exists: yes without an
+// error, no with one that notFound tells, and any other error as the read's failure.
+func Exists(err error, notFound func(error) bool) (bool, error) {
 	switch {
 	case err == nil:
 		return true, nil
-	case j.NotFound(err):
+	case notFound(err):
 		return false, nil
 	default:
 		return false, err

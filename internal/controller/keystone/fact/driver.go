@@ -208,14 +208,7 @@ func (d *Driver[MR, F]) exists(ctx context.Context, f F) (bool, error) {
 		// A read alone's error already names the fact (check).
 		return ok, err
 	}
-	switch err := d.check(ctx, f); {
-	case err == nil:
-		return true, nil
-	case keystone.IsNotFound(err):
-		return false, nil
-	default:
-		return false, err
-	}
+	return clients.Exists(d.check(ctx, f), keystone.IsNotFound)
 }
 
 // check checks the fact alone: nil if it exists, a 404 (IsNotFound) if not.
