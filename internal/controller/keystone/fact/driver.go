@@ -27,7 +27,7 @@ func (k Kind[MR, F]) Drivers(o clients.SharedReadOptions) func(keystone.API) ado
 	if k.Shared != nil {
 		r = &Reads[F]{
 			Lists:  clients.NewSharedReads[F](o),
-			Checks: &clients.JoinedChecks[F]{NotFound: keystone.IsNotFound, Now: o.Now},
+			Checks: &clients.JoinedChecks[F]{NotFound: keystone.IsNotFound, JoinedLists: clients.JoinedLists[F]{Now: o.Now}},
 		}
 	}
 	return func(sc keystone.API) adoption.Driver[MR, F] { return New(k, sc, r) }
