@@ -103,7 +103,7 @@ func userDependents(ctx context.Context, sc API, q url.Values) ([]adoption.Depen
 			out = append(out, u)
 			continue
 		}
-		grants, err := Assignments(ctx, sc, url.Values{"user.id": {u.ID}})
+		grants, err := AssignmentsDeletedWith(ctx, sc, "user", u.ID)
 		if err != nil {
 			return nil, err
 		}

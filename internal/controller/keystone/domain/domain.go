@@ -153,7 +153,7 @@ func (e *external) Dependents(ctx context.Context, _ mr, d domain) ([]adoption.D
 		func() ([]adoption.Dependent, error) { return keystone.UsersInDomain(ctx, e.sc, d.ID) },
 		func() ([]adoption.Dependent, error) { return keystone.GroupsInDomain(ctx, e.sc, d.ID) },
 		func() ([]adoption.Dependent, error) {
-			return keystone.Assignments(ctx, e.sc, url.Values{"scope.domain.id": {d.ID}})
+			return keystone.AssignmentsDeletedWith(ctx, e.sc, "domain", d.ID)
 		},
 		func() ([]adoption.Dependent, error) { return keystone.IdentityProvidersInDomain(ctx, e.sc, d.ID) },
 	)

@@ -172,7 +172,7 @@ func (e *external) LocalDependents(mg mr, id string) (adoption.Description, []ad
 func (e *external) Dependents(ctx context.Context, _ mr, g group) ([]adoption.Dependent, error) {
 	return adoption.Gather(ctx,
 		func() ([]adoption.Dependent, error) {
-			return keystone.Assignments(ctx, e.sc, url.Values{"group.id": {g.ID}})
+			return keystone.AssignmentsDeletedWith(ctx, e.sc, "group", g.ID)
 		},
 		func() ([]adoption.Dependent, error) { return keystone.MembersOfGroup(ctx, e.sc, g.ID, g.Name) },
 	)

@@ -196,7 +196,7 @@ func (e *external) LocalDependents(mg mr, id string) (adoption.Description, []ad
 func (e *external) Dependents(ctx context.Context, _ mr, p project) ([]adoption.Dependent, error) {
 	return adoption.Gather(ctx,
 		func() ([]adoption.Dependent, error) {
-			return keystone.Assignments(ctx, e.sc, url.Values{"scope.project.id": {p.ID}})
+			return keystone.AssignmentsDeletedWith(ctx, e.sc, "project", p.ID)
 		},
 		func() ([]adoption.Dependent, error) {
 			if p.Leaf() {

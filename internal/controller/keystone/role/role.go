@@ -179,7 +179,7 @@ func (e *external) LocalDependents(mg mr, id string) (adoption.Description, []ad
 func (e *external) Dependents(ctx context.Context, _ mr, r role) ([]adoption.Dependent, error) {
 	return adoption.Gather(ctx,
 		func() ([]adoption.Dependent, error) {
-			return keystone.Assignments(ctx, e.sc, url.Values{"role.id": {r.ID}})
+			return keystone.AssignmentsDeletedWith(ctx, e.sc, "role", r.ID)
 		},
 		func() ([]adoption.Dependent, error) { return keystone.ImpliedRoleRules(ctx, e.sc, r.ID) },
 	)

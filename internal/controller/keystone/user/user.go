@@ -281,7 +281,7 @@ func (e *external) LocalDependents(mg mr, id string) (adoption.Description, []ad
 func (e *external) Dependents(ctx context.Context, _ mr, u user) ([]adoption.Dependent, error) {
 	return adoption.Gather(ctx,
 		func() ([]adoption.Dependent, error) {
-			return keystone.Assignments(ctx, e.sc, url.Values{"user.id": {u.ID}})
+			return keystone.AssignmentsDeletedWith(ctx, e.sc, "user", u.ID)
 		},
 		func() ([]adoption.Dependent, error) { return keystone.GroupsOfUser(ctx, e.sc, u.ID, u.Name) },
 		func() ([]adoption.Dependent, error) { return keystone.ApplicationCredentialsOf(ctx, e.sc, u.ID) },
