@@ -6,8 +6,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -60,6 +62,9 @@ func TestCreatesAhead(t *testing.T) {
 		exists    bool
 		observeOK bool
 		creates   bool
+		// conflicts fails the first update that records the create as pending with a
+		// conflict, as when another writer updated the resource since the reconcile read it.
+		conflicts bool
 		want      []write
 	}{
 		"AboutToBeCreated": {
@@ -68,6 +73,12 @@ func TestCreatesAhead(t *testing.T) {
 				{Finalizer: true, Pending: true},
 				{Finalizer: true, Pending: true, Succeeded: true, AfterCreate: true},
 			},
+		},
+		"PendingUpdateConflicts": {
+			// crossplane-runtime does not retry the pending update: the reconcile ends and
+			// nothing is created, so a finalizer held in memory only is never needed.
+			policies: xpv2.ManagementPolicies{xpv2.ManagementActionAll}, creates: true, conflicts: true,
+			want: []write{{Finalizer: true, Pending: true}},
 		},
 		"WithoutCreatesAheadTheFinalizerIsWrittenAlone": {
 			policies: xpv2.ManagementPolicies{xpv2.ManagementActionAll},
@@ -115,6 +126,9 @@ func TestCreatesAhead(t *testing.T) {
 							Succeeded:   a[meta.AnnotationKeyExternalCreateSucceeded] != "",
 							AfterCreate: created,
 						})
+						if tc.conflicts && len(got) == 1 {
+							return kerrors.NewConflict(schema.GroupResource{Resource: "domains"}, obj.GetName(), errors.New("changed since read"))
+						}
 						return c.Update(ctx, obj, opts...)
 					},
 				}).Build()
@@ -144,6 +158,12 @@ func TestCreatesAhead(t *testing.T) {
 			}
 			if creates != nil && creates.Len() != 0 {
 				t.Errorf("CreatesAhead keeps %d entries after the reconcile, want 0", creates.Len())
+			}
+			if tc.conflicts {
+				if created {
+					t.Errorf("created after the pending update failed")
+				}
+				return
 			}
 			stored := &v1alpha1.Domain{}
 			if err := kube.Get(context.Background(), types.NamespacedName{Namespace: "ns", Name: "d"}, stored); err != nil {
