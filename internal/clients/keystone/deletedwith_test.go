@@ -128,7 +128,10 @@ func sorted(calls []string) []string {
 }
 
 func ids(ds []adoption.Dependent) []string {
-	var out []string
+	if len(ds) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(ds))
 	for _, d := range ds {
 		out = append(out, d.ID)
 	}
