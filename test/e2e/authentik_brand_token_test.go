@@ -228,7 +228,7 @@ func TestNamespacedAuthentikBrandToken(t *testing.T) {
 	namespace(t, ns)
 	cpc := &nsidentityv1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "e2e-ak-brandtok"}, Spec: authentikProviderConfig("unused", "authentik-token").Spec}
 	create(t, cpc)
-	releaseNamespacedProviderConfig(t, "ClusterProviderConfig", cpc.GetName())
+	releaseNamespacedProviderConfig(t, cpc)
 	onPC := xpv2.ManagedResourceSpec{ProviderConfigReference: nsRef("ClusterProviderConfig", cpc.GetName())}
 	u := &nsakv1alpha1.User{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "bot"}, Spec: nsakv1alpha1.UserSpec{ManagedResourceSpec: onPC,
 		ForProvider: nsakv1alpha1.UserParameters{Username: "e2e-ns-tok-bot"}}}

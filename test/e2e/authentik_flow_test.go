@@ -246,7 +246,7 @@ func TestNamespacedAuthentikFlow(t *testing.T) {
 	namespace(t, ns)
 	cpc := &nsidentityv1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "e2e-ak-flows"}, Spec: authentikProviderConfig("unused", "authentik-token").Spec}
 	create(t, cpc)
-	releaseNamespacedProviderConfig(t, "ClusterProviderConfig", cpc.GetName())
+	releaseNamespacedProviderConfig(t, cpc)
 	onPC := xpv2.ManagedResourceSpec{ProviderConfigReference: nsRef("ClusterProviderConfig", cpc.GetName())}
 	flow := &nsakv1alpha1.Flow{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "blocked"}, Spec: nsakv1alpha1.FlowSpec{ManagedResourceSpec: onPC,
 		ForProvider: nsakv1alpha1.FlowParameters{Name: "Blocked", Slug: "e2e-ns-flow-blocked", Title: "Blocked", Designation: "authorization", DeniedAction: ptr("message")}}}

@@ -312,7 +312,7 @@ func TestNamespacedAuthentikKeypairMapping(t *testing.T) {
 	namespace(t, ns)
 	cpc := &nsidentityv1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "e2e-ak-keys"}, Spec: authentikProviderConfig("unused", "authentik-token").Spec}
 	create(t, cpc)
-	releaseNamespacedProviderConfig(t, "ClusterProviderConfig", cpc.GetName())
+	releaseNamespacedProviderConfig(t, cpc)
 	onPC := xpv2.ManagedResourceSpec{ProviderConfigReference: nsRef("ClusterProviderConfig", cpc.GetName())}
 	cert, key, fp := testCert(t, "e2e-ns-kp")
 	create(t, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "signing"}, Type: corev1.SecretTypeTLS,

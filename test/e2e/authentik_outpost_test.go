@@ -238,7 +238,7 @@ func TestNamespacedAuthentikOutpost(t *testing.T) {
 	namespace(t, ns)
 	cpc := &nsidentityv1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "e2e-ns-outpost"}, Spec: authentikProviderConfig("unused", "authentik-token").Spec}
 	create(t, cpc)
-	releaseNamespacedProviderConfig(t, "ClusterProviderConfig", cpc.GetName())
+	releaseNamespacedProviderConfig(t, cpc)
 	onPC := xpv2.ManagedResourceSpec{ProviderConfigReference: nsRef("ClusterProviderConfig", cpc.GetName())}
 	p := &nsakv1alpha1.ProxyProvider{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "dash"},

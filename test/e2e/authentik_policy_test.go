@@ -183,7 +183,7 @@ func TestNamespacedAuthentikPolicy(t *testing.T) {
 	namespace(t, ns)
 	cpc := &nsidentityv1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "e2e-ak-policies"}, Spec: authentikProviderConfig("unused", "authentik-token").Spec}
 	create(t, cpc)
-	releaseNamespacedProviderConfig(t, "ClusterProviderConfig", cpc.GetName())
+	releaseNamespacedProviderConfig(t, cpc)
 	onPC := xpv2.ManagedResourceSpec{ProviderConfigReference: nsRef("ClusterProviderConfig", cpc.GetName())}
 	g := &nsakv1alpha1.Group{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "staff"},
 		Spec: nsakv1alpha1.GroupSpec{ManagedResourceSpec: onPC, ForProvider: nsakv1alpha1.GroupParameters{Name: "e2e-ns-pol-staff"}}}

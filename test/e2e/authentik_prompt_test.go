@@ -184,7 +184,7 @@ func TestNamespacedAuthentikPromptStages(t *testing.T) {
 	namespace(t, ns)
 	cpc := &nsidentityv1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "e2e-ak-prompts"}, Spec: authentikProviderConfig("unused", "authentik-token").Spec}
 	create(t, cpc)
-	releaseNamespacedProviderConfig(t, "ClusterProviderConfig", cpc.GetName())
+	releaseNamespacedProviderConfig(t, cpc)
 	onPC := xpv2.ManagedResourceSpec{ProviderConfigReference: nsRef("ClusterProviderConfig", cpc.GetName())}
 	p := &nsakv1alpha1.Prompt{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "name"}, Spec: nsakv1alpha1.PromptSpec{ManagedResourceSpec: onPC,
 		ForProvider: nsakv1alpha1.PromptParameters{Name: "e2e-ns-prompt-name", FieldKey: "name", Label: "Name", Type: "text"}}}

@@ -60,7 +60,7 @@ func TestCacheSecretLeftOutStillRead(t *testing.T) {
 	pc := &nsidentityv1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: "e2e-helm-secret", Name: "keystone"},
 		Spec: keystoneSpec("", "keystone-admin")}
 	create(t, pc)
-	releaseNamespacedProviderConfig(t, "ProviderConfig", pc.GetName())
+	releaseNamespacedProviderConfig(t, pc)
 	eventually(t, 60*time.Second, "the ProviderConfig with a Helm-typed password Secret to authenticate", func() bool {
 		return condition(get(t, pc), identityv1alpha1.ConditionTypeAuthenticated).Status == corev1.ConditionTrue
 	})

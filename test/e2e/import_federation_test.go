@@ -36,7 +36,7 @@ func TestImportFederation(t *testing.T) {
 	namespace(t, ns)
 	cpc := &nsidentityv1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "e2e-import-fed"}, Spec: keystoneSpec("crossplane-system", "keystone-admin")}
 	create(t, cpc)
-	releaseNamespacedProviderConfig(t, "ClusterProviderConfig", cpc.GetName())
+	releaseNamespacedProviderConfig(t, cpc)
 
 	put := func(body any, path ...string) {
 		t.Helper()

@@ -46,7 +46,7 @@ func TestImportKeystone(t *testing.T) {
 	namespace(t, ns)
 	cpc := &nsidentityv1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "e2e-import"}, Spec: keystoneSpec("crossplane-system", "keystone-admin")}
 	create(t, cpc)
-	releaseNamespacedProviderConfig(t, "ClusterProviderConfig", cpc.GetName())
+	releaseNamespacedProviderConfig(t, cpc)
 
 	dt := keystone.post(t, "domains", "domain", map[string]any{"name": "e2e-import", "description": "hand-made"})
 	t.Cleanup(func() { keystone.deleteDomain(t, dt) })

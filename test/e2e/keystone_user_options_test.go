@@ -31,7 +31,7 @@ func namespacedKeystone(t *testing.T, ns string) xpv2.ManagedResourceSpec {
 		StringData: map[string]string{"password": os.Getenv("KEYSTONE_ADMIN_PASSWORD")}})
 	pc := &nsidentityv1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "keystone"}, Spec: keystoneSpec("", "keystone-admin")}
 	create(t, pc)
-	releaseNamespacedProviderConfig(t, "ProviderConfig", pc.GetName())
+	releaseNamespacedProviderConfig(t, pc)
 	return xpv2.ManagedResourceSpec{ProviderConfigReference: nsRef("ProviderConfig", "keystone")}
 }
 

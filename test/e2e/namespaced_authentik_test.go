@@ -46,7 +46,7 @@ func TestNamespacedAuthentik(t *testing.T) {
 	spec.Authentik.TokenSecretRef.Namespace = "" // a namespaced ProviderConfig reads its own
 	pc := &nsidentityv1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: nsA, Name: "authentik"}, Spec: spec}
 	create(t, pc)
-	releaseNamespacedProviderConfig(t, "ProviderConfig", pc.GetName())
+	releaseNamespacedProviderConfig(t, pc)
 	eventually(t, 60*time.Second, "the ak-team-a ProviderConfig to authenticate", func() bool {
 		return condition(get(t, pc), identityv1alpha1.ConditionTypeAuthenticated).Status == corev1.ConditionTrue
 	})
@@ -124,7 +124,7 @@ func TestNamespacedAuthentik(t *testing.T) {
 	cspec := authentikProviderConfig("unused", "authentik-token").Spec
 	cpc := &nsidentityv1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "e2e-ns-authentik"}, Spec: cspec}
 	create(t, cpc)
-	releaseNamespacedProviderConfig(t, "ClusterProviderConfig", cpc.GetName())
+	releaseNamespacedProviderConfig(t, cpc)
 	twin := &nsakv1alpha1.Group{
 		ObjectMeta: metav1.ObjectMeta{Namespace: nsB, Name: "staff"},
 		Spec: nsakv1alpha1.GroupSpec{

@@ -33,7 +33,7 @@ func teamNamespace(t *testing.T, ns string) {
 		StringData: map[string]string{"password": os.Getenv("KEYSTONE_ADMIN_PASSWORD")}})
 	pc := &nsidentityv1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "keystone"}, Spec: keystoneSpec("", "keystone-admin")}
 	create(t, pc)
-	releaseNamespacedProviderConfig(t, "ProviderConfig", pc.GetName())
+	releaseNamespacedProviderConfig(t, pc)
 	eventually(t, 60*time.Second, "the "+ns+" ProviderConfig to authenticate", func() bool {
 		return condition(get(t, pc), identityv1alpha1.ConditionTypeAuthenticated).Status == corev1.ConditionTrue
 	})

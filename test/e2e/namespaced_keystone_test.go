@@ -40,16 +40,23 @@ func keystoneSpec(secretNamespace, secret string) identityv1alpha1.ProviderConfi
 }
 
 // releaseNamespacedProviderConfig is releaseProviderConfig for the ProviderConfigUsages of a
-// ProviderConfig or ClusterProviderConfig of identity.m.crossplane.io, in every namespace.
-func releaseNamespacedProviderConfig(t *testing.T, kind, name string) {
+// ProviderConfig (in its namespace: resources of other namespaces cannot use it) or a
+// ClusterProviderConfig (in every namespace) of identity.m.crossplane.io. Tests running at the
+// same time name their ProviderConfigs alike in namespaces of their own ("keystone"): a release
+// by name alone took away another test's usages.
+func releaseNamespacedProviderConfig(t *testing.T, pc client.Object) {
+	kind, opts := "ClusterProviderConfig", []client.ListOption{}
+	if ns := pc.GetNamespace(); ns != "" {
+		kind, opts = "ProviderConfig", append(opts, client.InNamespace(ns))
+	}
 	t.Cleanup(func() {
 		l := &nsidentityv1alpha1.ProviderConfigUsageList{}
-		if err := kube.List(context.Background(), l); err != nil {
+		if err := kube.List(context.Background(), l, opts...); err != nil {
 			t.Errorf("cannot list ProviderConfigUsages: %v", err)
 			return
 		}
 		for i := range l.Items {
-			if r := l.Items[i].ProviderConfigReference; r.Kind == kind && r.Name == name {
+			if r := l.Items[i].ProviderConfigReference; r.Kind == kind && r.Name == pc.GetName() {
 				_ = kube.Delete(context.Background(), &l.Items[i])
 			}
 		}
@@ -74,7 +81,7 @@ func TestNamespacedDomainProject(t *testing.T) {
 
 	pc := &nsidentityv1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "keystone"}, Spec: keystoneSpec("", "keystone-admin")}
 	create(t, pc)
-	releaseNamespacedProviderConfig(t, "ProviderConfig", pc.GetName())
+	releaseNamespacedProviderConfig(t, pc)
 	eventually(t, 60*time.Second, "the team-a ProviderConfig to authenticate", func() bool {
 		return condition(get(t, pc), identityv1alpha1.ConditionTypeAuthenticated).Status == corev1.ConditionTrue
 	})
@@ -130,7 +137,7 @@ func TestNamespacedDomainProject(t *testing.T) {
 	// team-b: a ClusterProviderConfig (Secret by namespace and name) serves it.
 	cpc := &nsidentityv1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "e2e-ns-cluster"}, Spec: keystoneSpec("crossplane-system", "keystone-admin")}
 	create(t, cpc)
-	releaseNamespacedProviderConfig(t, "ClusterProviderConfig", cpc.GetName())
+	releaseNamespacedProviderConfig(t, cpc)
 
 	// A reference never leaves the namespace: team-b cannot point at team-a's Domain.
 	stray := &nsksv1alpha1.Project{

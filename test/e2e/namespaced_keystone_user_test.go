@@ -41,7 +41,7 @@ func TestNamespacedKeystoneUserDomainConfig(t *testing.T) {
 		StringData: map[string]string{"password": os.Getenv("KEYSTONE_ADMIN_PASSWORD")}})
 	pc := &nsidentityv1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "keystone"}, Spec: keystoneSpec("", "keystone-admin")}
 	create(t, pc)
-	releaseNamespacedProviderConfig(t, "ProviderConfig", pc.GetName())
+	releaseNamespacedProviderConfig(t, pc)
 	mrs := xpv2.ManagedResourceSpec{ProviderConfigReference: nsRef("ProviderConfig", "keystone")}
 
 	const password = "Ns-Us3r-pa55word"
