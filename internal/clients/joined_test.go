@@ -54,6 +54,30 @@ func TestJoinedReadsShareTheNextRead(t *testing.T) {
 	}
 }
 
+// Callers that come before the first read starts (within Gather of the first caller) share it:
+// deletions released together ask one read, not one and then a second for the others.
+func TestJoinedReadsGatherCallersAskingTogether(t *testing.T) {
+	j := JoinedReads[string, int]{Gather: 200 * time.Millisecond}
+	var reads atomic.Int32
+	read := func(context.Context) (int, error) { return int(reads.Add(1)), nil }
+	const together = 5
+	var wg sync.WaitGroup
+	got := make([]int, together)
+	for i := range together {
+		wg.Add(1)
+		go func() { defer wg.Done(); got[i], _ = j.Read(context.Background(), "k", read) }()
+	}
+	wg.Wait()
+	for i, v := range got {
+		if v != 1 {
+			t.Errorf("caller %d: got read %d, want 1", i, v)
+		}
+	}
+	if n := reads.Load(); n != 1 {
+		t.Errorf("reads: got %d, want 1", n)
+	}
+}
+
 // Nothing is kept: a caller after the reads ended reads again, after a failure too; keys do
 // not share.
 func TestJoinedReadsKeepNothing(t *testing.T) {
