@@ -59,7 +59,7 @@ func TestJoinedReadsShareTheNextRead(t *testing.T) {
 func TestJoinedReadsGatherCallersAskingTogether(t *testing.T) {
 	j := JoinedReads[string, int]{Gather: 200 * time.Millisecond}
 	var reads atomic.Int32
-	read := func(context.Context) (int, error) { return int(reads.Add(1)), nil }
+	read := func(ctx context.Context) (int, error) { return int(reads.Add(1)), ctx.Err() }
 	const together = 5
 	var wg sync.WaitGroup
 	got := make([]int, together)
