@@ -262,12 +262,21 @@ play_argocd() {
 # groups the server lists.
 delete_claim() {
   kubectl -n team-payments delete serviceclaim "$1" --cascade=foreground --wait=false >/dev/null
-  wait_until 60 test -n "$(kubectl -n team-payments get applications.argoproj.io "payments-$1" -o jsonpath='{.metadata.deletionTimestamp}' 2>/dev/null)" \
-    || fail "Application payments-$1 is not being deleted"
+  wait_until 60 application_deleting "payments-$1" || fail "Application payments-$1 is not being deleted"
+}
+# application_deleting NAME: ArgoCD Application NAME of team payments has a deletionTimestamp.
+# wait_until takes a command: a "$(kubectl ...)" in its arguments would be read once, before
+# the first try, and never again.
+application_deleting() {
+  test -n "$(kubectl -n team-payments get applications.argoproj.io "$1" -o jsonpath='{.metadata.deletionTimestamp}' 2>/dev/null)"
+}
+# tenant_in_use: Tenant payments carries Crossplane's in-use label.
+tenant_in_use() {
+  test "$(kubectl get tenant payments -o jsonpath='{.metadata.labels.crossplane\.io/in-use}')" = true
 }
 
 log "7. the Tenant cannot be deleted while its ServiceClaims exist"
-wait_until 60 test "$(kubectl get tenant payments -o jsonpath='{.metadata.labels.crossplane\.io/in-use}')" = true \
+wait_until 60 tenant_in_use \
   || fail "Tenant payments is not labelled in use by its ServiceClaims' Usages"
 if out=$(kubectl delete tenant payments --wait=false 2>&1); then
   fail "deleting Tenant payments with two ServiceClaims was accepted: $out"
