@@ -19,8 +19,9 @@ const gatherFor = time.Millisecond
 //
 // The first caller for a key starts a read, Gather later: callers that come before it starts
 // share it. Callers that come while it is in flight did not see it start, so they wait for the
-// next read, which starts when this one ends and answers all of them. However many callers come, at most two reads per key are under way at a time
-// (one in flight, one waiting), and none is kept after it answered.
+// next read, which starts when this one ends and answers all of them. However many callers
+// come, at most two reads per key are under way at a time (one in flight, one waiting), and
+// none is kept after it answered.
 //
 // It is for the reads that decide a delete (clients.ReadAlone), which may not be answered from
 // a list up to a freshness period old, when many deletions ask the same question at once.

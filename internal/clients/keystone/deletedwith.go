@@ -3,8 +3,9 @@ package keystone
 import (
 	"context"
 	"net/url"
-	"reflect"
 	"strings"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
@@ -18,6 +19,8 @@ var assignmentFilters = map[string]string{
 	"group":   "group.id",
 	"role":    "role.id",
 }
+
+const errAssignmentWord = "cannot ask which role assignments a delete takes with a %q: not one of project, domain, user, group or role"
 
 // assignmentRowsPerRead is how many rows of a list of all role assignments (without names)
 // cost Keystone what one filtered read costs: under the same load a list of 500 took 32.8 ms
@@ -43,9 +46,13 @@ type deletionAssignment struct {
 // one list of all assignments; when it shows some for the object, the object's own list is read
 // for the names the resource's condition shows.
 func AssignmentsDeletedWith(ctx context.Context, sc API, word, id string) ([]adoption.Dependent, error) {
-	filter := url.Values{assignmentFilters[word]: {id}}
-	if sc == nil || !reflect.TypeOf(sc).Comparable() {
-		// A client that cannot be a map key (a test double passed by value) asks alone.
+	key, ok := assignmentFilters[word]
+	if !ok {
+		// Without a filter the read would be of every assignment in Keystone.
+		return nil, errors.Errorf(errAssignmentWord, word)
+	}
+	filter := url.Values{key: {id}}
+	if !Joinable(sc) {
 		return Assignments(ctx, sc, filter)
 	}
 	rows, err := deletionAssignments.Rows(ctx, clients.Scope{Client: sc, List: sc.ServiceURL("role_assignments")}, word+"/"+id, clients.Rows[deletionAssignment]{

@@ -137,3 +137,12 @@ func ids(ds []adoption.Dependent) []string {
 	}
 	return out
 }
+
+// A word without a filter is refused before any request: unfiltered, the read would be of every
+// assignment in Keystone, each taken for one the delete would take.
+func TestAssignmentsDeletedWithUnknownWord(t *testing.T) {
+	sc := cannedKeystone(t, map[string]string{})
+	if ds, err := AssignmentsDeletedWith(context.Background(), sc, "region", "r1"); err == nil || ds != nil {
+		t.Errorf("got %v, %v; want no dependents and an error naming the word", ds, err)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
-	"reflect"
 	"strings"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
@@ -445,8 +444,7 @@ func anyRegisteredLimit(ctx context.Context, sc API) (bool, error) {
 		}
 		return len(rls) > 0, nil
 	}
-	if sc == nil || !reflect.TypeOf(sc).Comparable() {
-		// A client that cannot be a map key (a test double passed by value) asks alone.
+	if !Joinable(sc) {
 		return read(ctx)
 	}
 	return registeredLimitReads.Read(ctx, sc, read)

@@ -127,7 +127,7 @@ func (s Shared[T]) forget(sc API, scope url.Values, id string) {
 // decide what it sees): a client that cannot be a map key (a test double passed by value) is
 // read object by object.
 func (s Shared[T]) scope(sc API, scope url.Values) (clients.Scope, bool) {
-	if s.reads == nil || sc == nil || !reflect.TypeOf(sc).Comparable() {
+	if s.reads == nil || !Joinable(sc) {
 		return clients.Scope{}, false
 	}
 	u := sc.ServiceURL(s.Path)
@@ -135,6 +135,13 @@ func (s Shared[T]) scope(sc API, scope url.Values) (clients.Scope, bool) {
 		u += "?" + scope.Encode()
 	}
 	return clients.Scope{Client: sc, List: u}, true
+}
+
+// Joinable reports whether reads through sc may be shared with other callers: lists and joined
+// reads are kept per client (its credentials decide what it sees), so the client must be a map
+// key. A test double passed by value is not, and reads alone.
+func Joinable(sc API) bool {
+	return sc != nil && reflect.TypeOf(sc).Comparable()
 }
 
 // listRefused tells the list failures that do not go away by themselves: a list cut short at

@@ -3,7 +3,6 @@ package fact
 import (
 	"context"
 	"net/http"
-	"reflect"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/gophercloud/gophercloud/v2"
@@ -224,7 +223,7 @@ func (d *Driver[MR, F]) check(ctx context.Context, f F) error {
 // kind without shared lists, or a client that cannot be a map key (a test double passed by
 // value), checks alone.
 func (d *Driver[MR, F]) scope(f F) (clients.Scope, bool) {
-	if d.reads == nil || d.kind.Shared == nil || d.sc == nil || !reflect.TypeOf(d.sc).Comparable() {
+	if d.reads == nil || d.kind.Shared == nil || !keystone.Joinable(d.sc) {
 		return clients.Scope{}, false
 	}
 	return clients.Scope{Client: d.sc, List: d.kind.Shared.URL(d.sc, f)}, true
