@@ -42,9 +42,12 @@ type Connector[MR adoption.Managed, C any, O any] struct {
 	Owners adoption.Owners
 	// Deletions remembers this process's deletes (see adoption.Deletions).
 	Deletions *adoption.Deletions
-	// Creates learns from each Observe whether the resource is about to be created; nil
-	// records nothing.
+	// Creates learns from each Observe whether the resource is about to be created, and
+	// writes the references resolved for one that is not (the reconciler's resolver must then
+	// be WritingAhead with the same CreatesAhead); nil records nothing.
 	Creates *CreatesAhead
+	// Passing learns which reconciles just created or deleted their object; nil records nothing.
+	Passing *PassingStatuses
 }
 
 // ConnectorOptions are what NewConnector wires into a Connector.
@@ -78,6 +81,21 @@ var mayHaveCommitted = map[clients.System]func(error) bool{
 
 // Connect implements managed.TypedExternalConnector.
 func (c *Connector[MR, C, O]) Connect(ctx context.Context, mg MR) (managed.TypedExternalClient[MR], error) {
+	e, err := c.connect(ctx, mg)
+	if err != nil {
+		// No Observe or Disconnect follows: what reference resolution noted goes now.
+		if c.Creates != nil {
+			c.Creates.forget(mg)
+		}
+		return nil, err
+	}
+	if c.Creates == nil && c.Passing == nil {
+		return e, nil
+	}
+	return aheadExternal[MR]{TypedExternalClient: e, mg: mg, creates: c.Creates, passing: c.Passing, kube: c.Kube}, nil
+}
+
+func (c *Connector[MR, C, O]) connect(ctx context.Context, mg MR) (managed.TypedExternalClient[MR], error) {
 	pc, secrets, err := c.providerConfig(ctx, mg)
 	if err != nil {
 		return nil, err
@@ -90,7 +108,7 @@ func (c *Connector[MR, C, O]) Connect(ctx context.Context, mg MR) (managed.Typed
 	if err != nil {
 		return nil, err
 	}
-	e := adoption.NewExternal(c.NewDriver(tc), adoption.Config{
+	return adoption.NewExternal(c.NewDriver(tc), adoption.Config{
 		GroupKind:    c.GroupKind,
 		Installation: installation,
 		Annotations:  managed.NewRetryingCriticalAnnotationUpdater(NewPolicyAwareWriter(c.Kube)),
@@ -99,11 +117,7 @@ func (c *Connector[MR, C, O]) Connect(ctx context.Context, mg MR) (managed.Typed
 		Deletions:    c.Deletions,
 
 		MayHaveCommitted: mayHaveCommitted[c.System],
-	})
-	if c.Creates == nil {
-		return e, nil
-	}
-	return aheadExternal[MR]{TypedExternalClient: e, mg: mg, creates: c.Creates}, nil
+	}), nil
 }
 
 // providerConfig returns the resource's ProviderConfig, whatever its kind, and the reader its

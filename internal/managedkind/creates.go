@@ -23,28 +23,63 @@ import (
 // resource before anything exists to be finalized: if the pending update fails, the create
 // does not happen either.
 //
+// The IDs that reference resolution wrote into the spec ride on the same update: the pending
+// update is a full update of the resource, spec included (with LateInitialize; without it the
+// resolved IDs are never written). A resource that is not about to be created has them
+// written once Observe has said so, as resolution wrote them before. At N=500 that is one
+// write fewer for each of the 1,000 projects, groups and role assignments.
+//
 // Entries are keyed by the reconcile's own object (crossplane-runtime reads a fresh one for each
-// reconcile) and live from Observe to the finalizer or the end of the reconcile (Disconnect),
-// so a reconcile that returns before adding its finalizer leaves nothing behind.
+// reconcile) and live from reference resolution or Observe to the finalizer or the end of the
+// reconcile (a failed Connect, or Disconnect), so a reconcile that returns early leaves nothing
+// behind.
 type CreatesAhead struct {
 	mu  sync.Mutex
 	set map[client.Object]struct{}
+	// resolved holds, for each resource whose resolved references are not written yet, a
+	// copy of it from before the resolution: what the merge patch that writes them is
+	// computed from.
+	resolved map[client.Object]client.Object
 }
 
 // NewCreatesAhead returns an empty set.
 func NewCreatesAhead() *CreatesAhead {
-	return &CreatesAhead{set: map[client.Object]struct{}{}}
+	return &CreatesAhead{set: map[client.Object]struct{}{}, resolved: map[client.Object]client.Object{}}
 }
 
-// observed records what Observe found for mg.
-func (c *CreatesAhead) observed(mg resource.Managed, o managed.ExternalObservation, err error) {
+// observed records what Observe found for mg, and returns the copy of mg from before its
+// references were resolved when those are still to be written by the caller: when mg is not
+// about to be created and Observe succeeded. A failed Observe drops the resolution unwritten;
+// the next reconcile resolves again.
+func (c *CreatesAhead) observed(mg resource.Managed, o managed.ExternalObservation, err error) (unwritten client.Object) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	before, resolved := c.resolved[mg]
+	delete(c.resolved, mg)
 	if err == nil && !o.ResourceExists && !meta.WasDeleted(mg) && mayCreate(mg.GetManagementPolicies()) {
 		c.set[mg] = struct{}{}
-		return
+		return nil
 	}
 	delete(c.set, mg)
+	if err != nil || !resolved {
+		return nil
+	}
+	return before
+}
+
+// resolvedAhead notes that reference resolution changed mg's spec, which was before.
+func (c *CreatesAhead) resolvedAhead(mg, before client.Object) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.resolved[mg] = before
+}
+
+// forget drops whatever is noted for mg.
+func (c *CreatesAhead) forget(mg client.Object) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.set, mg)
+	delete(c.resolved, mg)
 }
 
 // take reports whether mg is about to be created in this reconcile, and forgets it.
@@ -60,7 +95,7 @@ func (c *CreatesAhead) take(mg client.Object) bool {
 func (c *CreatesAhead) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.set)
+	return len(c.set) + len(c.resolved)
 }
 
 // mayCreate is crossplane-runtime's ShouldCreate with management policies enabled: Create or
@@ -75,22 +110,55 @@ func mayCreate(p xpv2.ManagementPolicies) bool {
 	return false
 }
 
-// aheadExternal records each Observe of its resource in CreatesAhead.
+// aheadExternal records each Observe of its resource in CreatesAhead (when set), and writes
+// the references resolved for a resource that is not about to be created; it notes in
+// PassingStatuses (when set) each create or delete that succeeds, and each deletion briefly
+// held by resources of ours.
 type aheadExternal[MR resource.Managed] struct {
 	managed.TypedExternalClient[MR]
 	mg      MR
 	creates *CreatesAhead
+	passing *PassingStatuses
+	// kube writes resolved references; nil when resolution writes them itself.
+	kube client.Client
 }
 
 func (e aheadExternal[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObservation, error) {
 	o, err := e.TypedExternalClient.Observe(ctx, mg)
-	e.creates.observed(mg, o, err)
-	return o, err
+	if e.creates == nil {
+		return o, err
+	}
+	before := e.creates.observed(mg, o, err)
+	if before == nil || e.kube == nil {
+		return o, err
+	}
+	return o, persistResolved(ctx, e.kube, mg, before)
+}
+
+func (e aheadExternal[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreation, error) {
+	c, err := e.TypedExternalClient.Create(ctx, mg)
+	if err == nil {
+		e.passing.noteDone(mg)
+	}
+	return c, err
+}
+
+func (e aheadExternal[MR]) Delete(ctx context.Context, mg MR) (managed.ExternalDelete, error) {
+	d, err := e.TypedExternalClient.Delete(ctx, mg)
+	if err == nil {
+		e.passing.noteDone(mg)
+	} else {
+		e.passing.noteHeld(mg, err)
+	}
+	return d, err
 }
 
 // Disconnect ends the reconcile: whatever it did not take is forgotten.
 func (e aheadExternal[MR]) Disconnect(ctx context.Context) error {
-	e.creates.take(e.mg)
+	if e.creates != nil {
+		e.creates.forget(e.mg)
+	}
+	e.passing.take(e.mg)
 	return e.TypedExternalClient.Disconnect(ctx)
 }
 

@@ -39,6 +39,9 @@ type Options struct {
 	// Creates lets the finalizer of a resource about to be created ride on the update that
 	// records the create as pending; nil writes it alone.
 	Creates *CreatesAhead
+	// Passing lets the status of a reconcile that just created or deleted its object go
+	// unwritten (the reconcile that follows at once writes the one that stays); nil writes it.
+	Passing *PassingStatuses
 	// PollJitter moves each resource's next poll by a random duration up to this either way;
 	// zero polls at exactly PollInterval.
 	PollJitter time.Duration
@@ -49,7 +52,8 @@ type Options struct {
 func NewOptions(o controller.Options) Options {
 	e := clients.NewEndpoints(clients.DefaultEndpointLimits, o.Logger)
 	return Options{Options: o, Keystone: &keystone.Factory{Endpoints: e}, Authentik: &authentik.Factory{Endpoints: e},
-		Installations: &clients.Installations{}, Waker: NewWaker(), Deletions: adoption.NewDeletions(), Creates: NewCreatesAhead()}
+		Installations: &clients.Installations{}, Waker: NewWaker(), Deletions: adoption.NewDeletions(), Creates: NewCreatesAhead(),
+		Passing: NewPassingStatuses()}
 }
 
 // SetEndpointLimits makes both systems' clients share one Endpoints with limits l.

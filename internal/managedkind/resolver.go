@@ -28,12 +28,22 @@ type PolicyAwareResolver struct {
 	client client.Client
 	kind   string // the Kind.group of the resources this resolver resolves
 	waker  *Waker
+	// creates, when set, takes the resolved IDs to write after Observe, with the update that
+	// records a create as pending when there is one (see CreatesAhead); the connector's
+	// external client must then be an aheadExternal with a client.
+	creates *CreatesAhead
 }
 
-// NewPolicyAwareResolver returns a resolver of kind's references that persists through the
-// runtime's resolver. waker may be nil.
+// NewPolicyAwareResolver returns a resolver of kind's references that writes what it resolved
+// at once. waker may be nil.
 func NewPolicyAwareResolver(c client.Client, kind string, waker *Waker) *PolicyAwareResolver {
 	return &PolicyAwareResolver{client: c, kind: kind, waker: waker}
+}
+
+// WritingAhead makes r leave the resolved IDs to creates and its connector's external client.
+func (r *PolicyAwareResolver) WritingAhead(creates *CreatesAhead) *PolicyAwareResolver {
+	r.creates = creates
+	return r
 }
 
 // ResolveReferences of the supplied managed resource.
@@ -78,13 +88,22 @@ func (r *PolicyAwareResolver) resolve(ctx context.Context, mg resource.Managed, 
 	if equality.Semantic.DeepEqual(existing, mg) {
 		return nil
 	}
+	if r.creates != nil {
+		r.creates.resolvedAhead(mg, existing)
+		return nil
+	}
+	return persistResolved(ctx, c, mg, existing)
+}
+
+// persistResolved writes what reference resolution changed in mg since before.
+func persistResolved(ctx context.Context, c client.Client, mg, before client.Object) error {
 	// A JSON merge patch of what resolution changed, not crossplane-runtime's server-side
 	// apply of it: an apply drops every field its manager applied before and leaves out now.
 	// When one reference was resolved again (its ID cleared after its Ref changed), that
 	// apply named only that ID and dropped the IDs of the other references; they were
 	// resolved again on the next reconcile, whose apply dropped the first ID, and so on, a
 	// write loop of dozens of updates a second. A merge patch changes only what it names.
-	return errors.Wrap(c.Patch(ctx, mg, client.MergeFrom(existing), client.FieldOwner(resolverFieldOwner)), errPersistResolved)
+	return errors.Wrap(c.Patch(ctx, mg, client.MergeFrom(before), client.FieldOwner(resolverFieldOwner)), errPersistResolved)
 }
 
 const (

@@ -61,6 +61,7 @@ func SetupKind[MR adoption.Managed, C any, O any](mgr ctrl.Manager, o Options, k
 	c.Owners = Owners{Kube: mgr.GetClient(), Scheme: mgr.GetScheme(), Waker: o.Waker}
 	c.Deletions = o.Deletions
 	c.Creates = o.Creates
+	c.Passing = o.Passing
 	return Setup(mgr, o, k.GVK, k.Object, c, k.Extra...)
 }
 
@@ -102,8 +103,15 @@ func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVer
 	name := managed.ControllerName(gvk.GroupKind().String())
 	// The reconciler writes through a PolicyAwareWriter: without LateInitialize, its updates of
 	// the resource (finalizer, annotations) must not persist resolved references or defaults.
-	// Its status updates that would change nothing are not sent (unchangedStatusSkipper).
-	w := unchangedStatusSkipper{Client: NewPolicyAwareWriter(mgr.GetClient())}
+	// Its status updates that would change nothing are not sent, nor those of a reconcile that
+	// just created or deleted its object (unchangedStatusSkipper).
+	w := unchangedStatusSkipper{Client: NewPolicyAwareWriter(mgr.GetClient()), passing: o.Passing}
+	resolver := NewPolicyAwareResolver(mgr.GetClient(), gvk.GroupKind().String(), o.Waker)
+	if o.Creates != nil {
+		// c is SetupKind's Connector, with the same o.Creates: it writes what this resolver
+		// leaves unwritten.
+		resolver.WritingAhead(o.Creates)
+	}
 	opts := []managed.ReconcilerOption{
 		managed.WithFinalizer(ownFinalizer(w, o)),
 		managed.WithTypedExternalConnector[MR](c),
@@ -117,9 +125,9 @@ func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVer
 		// Keystone and authentik read and write one database: an object exists as soon as its
 		// create returns, so there is no grace period to wait out before trusting a 404.
 		managed.WithCreationGracePeriod(0),
-		managed.WithReferenceResolver(NewPolicyAwareResolver(mgr.GetClient(), gvk.GroupKind().String(), o.Waker)),
+		managed.WithReferenceResolver(resolver),
 		managed.WithLogger(o.Logger.WithValues("controller", name)),
-		managed.WithRecorder(Recorder(mgr, name)),
+		managed.WithRecorder(quietRecorder{Recorder: Recorder(mgr, name), passing: o.Passing}),
 		managed.WithPollInterval(o.PollInterval),
 	}
 	opts = append(opts, o.reconcilerOptions()...)
