@@ -136,13 +136,6 @@ func (e *DeletionBlockedError) Waiting() bool {
 	return true
 }
 
-// HeldByOurs reports whether only objects that resources of this installation manage are in the
-// way, whether or not those resources are being deleted: the deletion then goes ahead by itself
-// once they are gone.
-func (e *DeletionBlockedError) HeldByOurs() bool {
-	return len(waitedFor(e.dependents)) > 0
-}
-
 func (e *DeletionBlockedError) Error() string {
 	o := e.Object
 	what := fmt.Sprintf("%s %q (ID %s)", o.Type, o.Key, o.ID)

@@ -216,10 +216,6 @@ func TestDeleteWithDependents(t *testing.T) {
 				t.Errorf("DeletionBlocked reason: got %q, want %q", c.Reason, tc.want.reason)
 			}
 			if tc.want.blocked {
-				// Only a deletion held by resources of ours alone waits for them.
-				if got, want := be.HeldByOurs(), len(tc.want.waits) > 0; got != want {
-					t.Errorf("HeldByOurs(): got %v, want %v", got, want)
-				}
 				if c.Status != corev1.ConditionTrue || c.Message != err.Error() || c.LastTransitionTime.IsZero() {
 					t.Errorf("DeletionBlocked condition: got %+v, want True with the error's message and a transition time", c)
 				}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
@@ -55,15 +54,7 @@ type projectReconcile struct {
 	failAfter string // fail the Update that writes this annotation after the create
 	ahead     bool   // CreatesAhead and PassingStatuses wired (false: neither)
 	deleteErr error
-	// deletedAgo is how long ago the deletion began (deleting only).
-	deletedAgo time.Duration
 }
-
-// heldBy is a deletion's failure held, or not, only by resources of ours.
-type heldBy bool
-
-func (h heldBy) Error() string    { return "held" }
-func (h heldBy) HeldByOurs() bool { return bool(h) }
 
 // eventTypes records the types of the events it is given.
 type eventTypes struct{ got *[]string }
@@ -83,8 +74,8 @@ func (tc projectReconcile) run(t *testing.T) ([]kubeWrite, []string, *CreatesAhe
 		Spec: v1alpha1.ProjectSpec{ForProvider: v1alpha1.ProjectParameters{DomainRef: &xpv2.Reference{Name: "d"}}}}
 	p.SetManagementPolicies(xpv2.ManagementPolicies{xpv2.ManagementActionAll})
 	if tc.deleting {
-		began := metav1.NewTime(time.Now().Add(-tc.deletedAgo))
-		p.SetDeletionTimestamp(&began)
+		now := metav1.Now()
+		p.SetDeletionTimestamp(&now)
 		p.SetFinalizers([]string{managed.FinalizerName})
 		meta.SetExternalName(p, "p-id")
 	}
@@ -144,7 +135,7 @@ func (tc projectReconcile) run(t *testing.T) ([]kubeWrite, []string, *CreatesAhe
 		managed.WithFinalizer(aheadFinalizer{Finalizer: resource.NewAPIFinalizer(w, managed.FinalizerName), creates: creates}),
 		managed.WithReferenceResolver(resolver), managed.WithDeterministicExternalName(true),
 		managed.WithInitializers(), managed.WithManagementPolicies(),
-		managed.WithRecorder(quietRecorder{Recorder: eventTypes{got: &events}, passing: passing}))
+		managed.WithRecorder(eventTypes{got: &events}))
 	// Errors are the reconcile's business (a failed write ends it with one); the writes tell.
 	_, _ = r.Reconcile(context.Background(), reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "ns", Name: "p"}})
 	return got, events, creates, passing
@@ -153,7 +144,7 @@ func (tc projectReconcile) run(t *testing.T) ([]kubeWrite, []string, *CreatesAhe
 // The IDs that reference resolution filled in ride on the update that records a create as
 // pending; a resource that is not about to be created has them written once Observe has said
 // so. The status of a reconcile whose create or delete succeeded is not written; an error after
-// it is. A deletion briefly held by resources of ours writes no status and no warning.
+// it is, as is a deletion that fails or is held.
 func TestAheadWrites(t *testing.T) {
 	normal, warning := string(event.TypeNormal), string(event.TypeWarning)
 	cases := map[string]struct {
@@ -213,19 +204,6 @@ func TestAheadWrites(t *testing.T) {
 			reconcile:  projectReconcile{exists: true, deleting: true},
 			want:       []kubeWrite{{Op: "Status", Ready: string(xpv2.ReasonDeleting)}},
 			wantEvents: []string{normal},
-		},
-		"ABriefHoldByResourcesOfOursWritesNothing": {
-			reconcile: projectReconcile{ahead: true, exists: true, deleting: true, deleteErr: heldBy(true)},
-		},
-		"AHoldPastAMinuteIsReported": {
-			reconcile:  projectReconcile{ahead: true, exists: true, deleting: true, deleteErr: heldBy(true), deletedAgo: 2 * time.Minute},
-			want:       []kubeWrite{{Op: "Status", Ready: string(xpv2.ReasonDeleting)}},
-			wantEvents: []string{warning},
-		},
-		"AHoldByObjectsNotOursIsReported": {
-			reconcile:  projectReconcile{ahead: true, exists: true, deleting: true, deleteErr: heldBy(false)},
-			want:       []kubeWrite{{Op: "Status", Ready: string(xpv2.ReasonDeleting)}},
-			wantEvents: []string{warning},
 		},
 		"AFailedDeleteIsReported": {
 			reconcile:  projectReconcile{ahead: true, exists: true, deleting: true, deleteErr: errors.New("keystone is away")},

@@ -111,9 +111,8 @@ func mayCreate(p xpv2.ManagementPolicies) bool {
 }
 
 // aheadExternal records each Observe of its resource in CreatesAhead (when set), and writes
-// the references resolved for a resource that is not about to be created; it notes in
-// PassingStatuses (when set) each create or delete that succeeds, and each deletion briefly
-// held by resources of ours.
+// the references resolved for a resource that is not about to be created; it notes each
+// create or delete that succeeds in PassingStatuses (when set).
 type aheadExternal[MR resource.Managed] struct {
 	managed.TypedExternalClient[MR]
 	mg      MR
@@ -138,7 +137,7 @@ func (e aheadExternal[MR]) Observe(ctx context.Context, mg MR) (managed.External
 func (e aheadExternal[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreation, error) {
 	c, err := e.TypedExternalClient.Create(ctx, mg)
 	if err == nil {
-		e.passing.noteDone(mg)
+		e.passing.note(mg)
 	}
 	return c, err
 }
@@ -146,9 +145,7 @@ func (e aheadExternal[MR]) Create(ctx context.Context, mg MR) (managed.ExternalC
 func (e aheadExternal[MR]) Delete(ctx context.Context, mg MR) (managed.ExternalDelete, error) {
 	d, err := e.TypedExternalClient.Delete(ctx, mg)
 	if err == nil {
-		e.passing.noteDone(mg)
-	} else {
-		e.passing.noteHeld(mg, err)
+		e.passing.note(mg)
 	}
 	return d, err
 }
