@@ -4,8 +4,10 @@ import (
 	"context"
 	"sync"
 
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
@@ -36,25 +38,24 @@ import (
 type CreatesAhead struct {
 	mu  sync.Mutex
 	set map[client.Object]struct{}
-	// resolved holds, for each resource whose resolved references are not written yet, a
-	// copy of it from before the resolution: what the merge patch that writes them is
-	// computed from.
-	resolved map[client.Object]client.Object
+	// resolved holds, for each resource whose resolved references are not written yet, the
+	// merge patch that writes them.
+	resolved map[client.Object][]byte
 }
 
 // NewCreatesAhead returns an empty set.
 func NewCreatesAhead() *CreatesAhead {
-	return &CreatesAhead{set: map[client.Object]struct{}{}, resolved: map[client.Object]client.Object{}}
+	return &CreatesAhead{set: map[client.Object]struct{}{}, resolved: map[client.Object][]byte{}}
 }
 
-// observed records what Observe found for mg, and returns the copy of mg from before its
-// references were resolved when those are still to be written by the caller: when mg is not
-// about to be created and Observe succeeded. A failed Observe drops the resolution unwritten;
-// the next reconcile resolves again.
-func (c *CreatesAhead) observed(mg resource.Managed, o managed.ExternalObservation, err error) (unwritten client.Object) {
+// observed records what Observe found for mg, and returns the merge patch of its resolved
+// references when the caller is still to write it: when mg is not about to be created and
+// Observe succeeded. A failed Observe drops the resolution unwritten; the next reconcile
+// resolves again.
+func (c *CreatesAhead) observed(mg resource.Managed, o managed.ExternalObservation, err error) (unwritten []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	before, resolved := c.resolved[mg]
+	patch, resolved := c.resolved[mg]
 	delete(c.resolved, mg)
 	if err == nil && !o.ResourceExists && !meta.WasDeleted(mg) && mayCreate(mg.GetManagementPolicies()) {
 		c.set[mg] = struct{}{}
@@ -64,14 +65,14 @@ func (c *CreatesAhead) observed(mg resource.Managed, o managed.ExternalObservati
 	if err != nil || !resolved {
 		return nil
 	}
-	return before
+	return patch
 }
 
-// resolvedAhead notes that reference resolution changed mg's spec, which was before.
-func (c *CreatesAhead) resolvedAhead(mg, before client.Object) {
+// resolvedAhead notes that reference resolution changed mg's spec, as patch says.
+func (c *CreatesAhead) resolvedAhead(mg client.Object, patch []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.resolved[mg] = before
+	c.resolved[mg] = patch
 }
 
 // forget drops whatever is noted for mg.
@@ -127,11 +128,21 @@ func (e aheadExternal[MR]) Observe(ctx context.Context, mg MR) (managed.External
 	if e.creates == nil {
 		return o, err
 	}
-	before := e.creates.observed(mg, o, err)
-	if before == nil || e.kube == nil {
+	patch := e.creates.observed(mg, o, err)
+	if patch == nil || e.kube == nil {
 		return o, err
 	}
-	return o, persistResolved(ctx, e.kube, mg, before)
+	// Through a copy: the API server answers with the stored resource, whose status and spec
+	// would replace what this Observe found; mg takes only the new resourceVersion.
+	cp, ok := mg.DeepCopyObject().(client.Object)
+	if !ok {
+		return o, errors.New(errPersistResolved + ": the resource is not a client.Object")
+	}
+	if err := persistResolved(ctx, e.kube, cp, client.RawPatch(types.MergePatchType, patch)); err != nil {
+		return o, err
+	}
+	mg.SetResourceVersion(cp.GetResourceVersion())
+	return o, nil
 }
 
 func (e aheadExternal[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreation, error) {

@@ -88,22 +88,28 @@ func (r *PolicyAwareResolver) resolve(ctx context.Context, mg resource.Managed, 
 	if equality.Semantic.DeepEqual(existing, mg) {
 		return nil
 	}
-	if r.creates != nil {
-		r.creates.resolvedAhead(mg, existing)
-		return nil
-	}
-	return persistResolved(ctx, c, mg, existing)
-}
-
-// persistResolved writes what reference resolution changed in mg since before.
-func persistResolved(ctx context.Context, c client.Client, mg, before client.Object) error {
 	// A JSON merge patch of what resolution changed, not crossplane-runtime's server-side
 	// apply of it: an apply drops every field its manager applied before and leaves out now.
 	// When one reference was resolved again (its ID cleared after its Ref changed), that
 	// apply named only that ID and dropped the IDs of the other references; they were
 	// resolved again on the next reconcile, whose apply dropped the first ID, and so on, a
 	// write loop of dozens of updates a second. A merge patch changes only what it names.
-	return errors.Wrap(c.Patch(ctx, mg, client.MergeFrom(before), client.FieldOwner(resolverFieldOwner)), errPersistResolved)
+	patch := client.MergeFrom(existing)
+	if r.creates == nil {
+		return persistResolved(ctx, c, mg, patch)
+	}
+	// Computed now, so that what Observe does to the spec later is not part of it.
+	data, err := patch.Data(mg)
+	if err != nil {
+		return errors.Wrap(err, errPersistResolved)
+	}
+	r.creates.resolvedAhead(mg, data)
+	return nil
+}
+
+// persistResolved writes patch, the references resolution filled in, into obj.
+func persistResolved(ctx context.Context, c client.Client, obj client.Object, patch client.Patch) error {
+	return errors.Wrap(c.Patch(ctx, obj, patch, client.FieldOwner(resolverFieldOwner)), errPersistResolved)
 }
 
 const (
