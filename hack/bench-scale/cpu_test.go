@@ -63,6 +63,44 @@ func TestParseCPUOf(t *testing.T) {
 	}
 }
 
+func TestParseRunQueueWait(t *testing.T) {
+	cases := map[string]struct {
+		schedstat string
+		want      uint64
+		wantErr   bool
+	}{
+		// time on a core (ns), time waiting on a run queue (ns), time slices
+		"SecondField": {schedstat: "105777 117664 2\n", want: 117664},
+		"ShortLine":   {schedstat: "105777\n", wantErr: true},
+		"NotANumber":  {schedstat: "105777 x 2\n", wantErr: true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := parseRunQueueWait(tc.schedstat)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("parseRunQueueWait: error %v, want error: %v", err, tc.wantErr)
+			}
+			if got != tc.want {
+				t.Errorf("parseRunQueueWait: got %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestMeterNames: the system's server (the first pid file) has its wait for a core metered
+// beside its CPU; the others only their CPU.
+func TestMeterNames(t *testing.T) {
+	ms := meters([]pidFile{{Name: "keystone", Path: "/k.pid"}, {Name: "controlplane", Path: "/c.pid"}}, 100)
+	var got []string
+	for _, m := range ms {
+		got = append(got, m.Name)
+	}
+	want := []string{"keystone", "keystone waited", "controlplane", "bench-scale", "kubectl", "machine"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("meter names -want +got:\n%s", diff)
+	}
+}
+
 // TestSinceMeters: a phase's CPU is each meter's growth since the phase began, in meter order.
 func TestSinceMeters(t *testing.T) {
 	a, b := 10.0, 100.0
@@ -96,25 +134,37 @@ func TestTreeCPUOfThisProcess(t *testing.T) {
 	if got := treeCPU(dir+"/missing.pid", ticks)(); got != 0 {
 		t.Errorf("treeCPU of a missing pid file: %.2f s, want 0", got)
 	}
+	// The wait for a core only grows; a process that has run has a readable one.
+	wait := treeRunQueueWait(pf)
+	w0 := wait()
+	for end := time.Now().Add(20 * time.Millisecond); time.Now().Before(end); n++ {
+	}
+	if w1 := wait(); w1 < w0 || w0 < 0 {
+		t.Errorf("treeRunQueueWait of this process went from %.6f s to %.6f s", w0, w1)
+	}
+	if got := treeRunQueueWait(dir + "/missing.pid")(); got != 0 {
+		t.Errorf("treeRunQueueWait of a missing pid file: %.2f s, want 0", got)
+	}
 }
 
 // TestCPUTable: the floor's row comes first with no provider figure; each row gives seconds and
-// the cores they average over the phase.
+// the cores they average over the phase; a wait for a core is explained under the table.
 func TestCPUTable(t *testing.T) {
 	r := result{Cores: 2,
 		Floor: &phaseResult{Name: "floor", Wall: 10 * time.Second,
-			CPUBy: []namedCPU{{Name: "keystone", Seconds: 9.9}, {Name: "machine", Seconds: 11}}},
+			CPUBy: []namedCPU{{Name: "keystone", Seconds: 9.9}, {Name: "keystone waited", Seconds: 0.1}, {Name: "machine", Seconds: 11}}},
 		Phases: []phaseResult{{Name: "apply", Wall: 20 * time.Second, CPU: 4,
-			CPUBy: []namedCPU{{Name: "keystone", Seconds: 13}, {Name: "machine", Seconds: 39.5}}}},
+			CPUBy: []namedCPU{{Name: "keystone", Seconds: 13}, {Name: "keystone waited", Seconds: 4}, {Name: "machine", Seconds: 39.5}}}},
 	}
 	var lines []string
 	r.cpuTable(func(f string, a ...any) { lines = append(lines, strings.TrimRight(fmt.Sprintf(f, a...), " ")) })
 	want := []string{
 		"",
 		"CPU seconds (cores) per phase, on 2 cores:",
-		"phase            provider         keystone          machine",
-		"floor                   -      9.90 (0.99)     11.00 (1.10)",
-		"apply         4.00 (0.20)     13.00 (0.65)     39.50 (1.98)",
+		"phase            provider         keystone  keystone waited          machine",
+		"floor                   -      9.90 (0.99)      0.10 (0.01)     11.00 (1.10)",
+		"apply         4.00 (0.20)     13.00 (0.65)      4.00 (0.20)     39.50 (1.98)",
+		"(keystone waited: seconds it was ready to run but waited for a core, besides its CPU)",
 	}
 	if diff := cmp.Diff(want, lines); diff != "" {
 		t.Errorf("cpuTable -want +got:\n%s", diff)

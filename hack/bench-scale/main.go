@@ -62,7 +62,8 @@ type options struct {
 	// set for the bench, it would reach the control plane's Go programs too).
 	ProviderEnv []string
 	// CPUOf names pid files of other processes whose CPU (with their children's) each phase
-	// reports: the system's server and the control plane (hack/bench-scale.sh passes both).
+	// reports: the system's server and the control plane (hack/bench-scale.sh passes both,
+	// the server first: its wait for a core is reported too).
 	CPUOf []pidFile
 }
 
@@ -93,7 +94,7 @@ func benchMain() error {
 	flag.StringVar(&o.Dir, "dir", os.TempDir(), "directory for the manifests, the provider's log and the summary")
 	skip := flag.String("skip", "", "comma-separated steps to leave out: floor, tofu, drift, delete")
 	provArgs := flag.String("provider-args", "", "space-separated extra flags for the provider (--pprof-bind-address=ADDR also saves heap-<phase>.pb.gz in -dir)")
-	cpuOf := flag.String("cpu-of", "", "comma-separated NAME=PIDFILE: report each phase's CPU of the process in PIDFILE and its children as NAME (hack/bench-scale.sh passes the system's server and the control plane)")
+	cpuOf := flag.String("cpu-of", "", "comma-separated NAME=PIDFILE: report each phase's CPU of the process in PIDFILE and its children as NAME, and for the first also the time it waited for a core as \"NAME waited\" (hack/bench-scale.sh passes the system's server first, then the control plane)")
 	provEnv := flag.String("provider-env", "", "space-separated KEY=VALUE environment variables for the provider alone, e.g. GOMEMLIMIT=64MiB")
 	flag.Parse()
 	var err error

@@ -234,6 +234,11 @@ func (r result) cpuTable(p func(string, ...any)) {
 		}
 		p("%s", line)
 	}
+	for _, c := range rows[0].CPUBy {
+		if strings.HasSuffix(c.Name, " waited") {
+			p("(%s: seconds it was ready to run but waited for a core, besides its CPU)", c.Name)
+		}
+	}
 }
 
 // cores is "12.34 (0.56)": seconds, and the cores they average over wall.
