@@ -9,9 +9,10 @@
 # server (hack/authentik.sh), with bench-scale's own floor; Keystone and ksfloor are then not
 # needed. TOFU=1 (keystone only) also measures OpenTofu + terraform-provider-openstack on the same
 # workload, against the same Keystone, right after the floor (hack/build-tofu.sh builds them once
-# and caches them). POLL sets the provider's --poll (default 30s). BENCH_ARGS passes more flags to
-# bench-scale, e.g. BENCH_ARGS='-skip floor,drift,delete -provider-args=--pprof-bind-address=127.0.0.1:6060'
-# for a quick memory run with heap profiles (-provider-env=GOMEMLIMIT=64MiB sets the provider's
+# and caches them). POLL sets the provider's --poll (default 1m, the provider's own: every flag
+# at its default). BENCH_ARGS passes more flags to bench-scale, e.g.
+# BENCH_ARGS='-skip floor,drift,delete -provider-args=--pprof-bind-address=127.0.0.1:6060' for a
+# quick memory run with heap profiles (-provider-env=GOMEMLIMIT=64MiB sets the provider's
 # environment alone). ACTIVE=workload installs only the CRDs of the workload's kinds and the
 # ProviderConfigs', as a ManagedResourceActivationPolicy naming just those kinds would leave
 # (default ACTIVE=all: every CRD of package/crds, as Crossplane's default policy activating "*"
@@ -23,7 +24,7 @@ source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
 N=${1:-${N:-50}}
-POLL=${POLL:-30s}
+POLL=${POLL:-1m}
 SYSTEM=${SYSTEM:-keystone}
 TOFU=${TOFU:-0}
 ACTIVE=${ACTIVE:-all}

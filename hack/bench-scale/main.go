@@ -80,7 +80,7 @@ func benchMain() error {
 	var o options
 	flag.IntVar(&o.N, "n", 50, "workload size N: keystone: 1 Domain, N Projects, N/2 Groups, N RoleAssignments; authentik: N Applications, N OAuth2Providers, N/2 Groups")
 	flag.StringVar(&o.System, "system", "keystone", "keystone or authentik")
-	flag.DurationVar(&o.Poll, "poll", 30*time.Second, "the provider's --poll (its only flag the bench sets besides loopback ports)")
+	flag.DurationVar(&o.Poll, "poll", time.Minute, "the provider's --poll (its only flag the bench sets besides loopback ports; 1m is the provider's default)")
 	flag.IntVar(&o.SteadyPolls, "steady-polls", 3, "length of the steady-state window, in poll intervals")
 	flag.DurationVar(&o.Timeout, "timeout", 45*time.Minute, "how long the apply phase, and then the delete phase, may each take")
 	flag.Uint64Var(&o.Seed, "seed", 0, "seed picking the object changed by hand (0: from the clock)")
