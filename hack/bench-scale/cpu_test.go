@@ -91,7 +91,7 @@ func TestParseRunQueueWait(t *testing.T) {
 // beside its CPU; the others only their CPU.
 func TestMeterNames(t *testing.T) {
 	ms := meters([]pidFile{{Name: "keystone", Path: "/k.pid"}, {Name: "controlplane", Path: "/c.pid"}}, 100)
-	var got []string
+	got := make([]string, 0, len(ms))
 	for _, m := range ms {
 		got = append(got, m.Name)
 	}
