@@ -12,28 +12,13 @@ import (
 )
 
 func TestParseBusyTicks(t *testing.T) {
-	cases := map[string]struct {
-		stat    string
-		want    uint64
-		wantErr bool
-	}{
+	testParse(t, "parseBusyTicks", parseBusyTicks, map[string]parseCase[uint64]{
 		// user nice system idle iowait irq softirq steal guest guest_nice
-		"AllButIdleAndIOWait": {stat: "cpu  100 2 30 5000 40 1 2 3 0 0\ncpu0 50 1 15 2500 20 0 1 1 0 0\n", want: 100 + 2 + 30 + 1 + 2 + 3},
-		"NotTheCPULine":       {stat: "intr 1 2 3 4 5 6\n", wantErr: true},
-		"ShortLine":           {stat: "cpu 1 2 3\n", wantErr: true},
-		"UnreadableField":     {stat: "cpu 1 2 x 4 5 6\n", wantErr: true},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			got, err := parseBusyTicks(tc.stat)
-			if (err != nil) != tc.wantErr {
-				t.Fatalf("parseBusyTicks: error %v, want error: %v", err, tc.wantErr)
-			}
-			if got != tc.want {
-				t.Errorf("parseBusyTicks: got %d, want %d", got, tc.want)
-			}
-		})
-	}
+		"AllButIdleAndIOWait": {in: "cpu  100 2 30 5000 40 1 2 3 0 0\ncpu0 50 1 15 2500 20 0 1 1 0 0\n", want: 100 + 2 + 30 + 1 + 2 + 3},
+		"NotTheCPULine":       {in: "intr 1 2 3 4 5 6\n", wantErr: true},
+		"ShortLine":           {in: "cpu 1 2 3\n", wantErr: true},
+		"UnreadableField":     {in: "cpu 1 2 x 4 5 6\n", wantErr: true},
+	})
 }
 
 func TestParseCPUOf(t *testing.T) {
@@ -64,27 +49,12 @@ func TestParseCPUOf(t *testing.T) {
 }
 
 func TestParseRunQueueWait(t *testing.T) {
-	cases := map[string]struct {
-		schedstat string
-		want      uint64
-		wantErr   bool
-	}{
+	testParse(t, "parseRunQueueWait", parseRunQueueWait, map[string]parseCase[uint64]{
 		// time on a core (ns), time waiting on a run queue (ns), time slices
-		"SecondField": {schedstat: "105777 117664 2\n", want: 117664},
-		"ShortLine":   {schedstat: "105777\n", wantErr: true},
-		"NotANumber":  {schedstat: "105777 x 2\n", wantErr: true},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			got, err := parseRunQueueWait(tc.schedstat)
-			if (err != nil) != tc.wantErr {
-				t.Fatalf("parseRunQueueWait: error %v, want error: %v", err, tc.wantErr)
-			}
-			if got != tc.want {
-				t.Errorf("parseRunQueueWait: got %d, want %d", got, tc.want)
-			}
-		})
-	}
+		"SecondField": {in: "105777 117664 2\n", want: 117664},
+		"ShortLine":   {in: "105777\n", wantErr: true},
+		"NotANumber":  {in: "105777 x 2\n", wantErr: true},
+	})
 }
 
 // TestMeterNames: the system's server (the first pid file) has its wait for a core metered

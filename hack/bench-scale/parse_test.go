@@ -7,29 +7,37 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestParseCPUTicks(t *testing.T) {
-	cases := map[string]struct {
-		stat    string
-		want    uint64
-		wantErr bool
-	}{
-		"plain":            {stat: "1234 (provider) S 1 1234 1234 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 12 0 500 0 0", want: 325},
-		"name with spaces": {stat: "1234 (a (b) c) R 1 1234 1234 0 -1 0 0 0 0 0 7 3 0 0", want: 10},
-		"no parenthesis":   {stat: "1234 provider S 1", wantErr: true},
-		"short":            {stat: "1234 (p) S 1 2 3", wantErr: true},
-		"not a number":     {stat: "1234 (p) S 1 1 1 0 -1 0 0 0 0 0 x 3 0 0", wantErr: true},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			got, err := parseCPUTicks(tc.stat)
+// A parseCase is one input of a /proc parser and what it should give.
+type parseCase[T comparable] struct {
+	in      string
+	want    T
+	wantErr bool
+}
+
+// testParse runs parse, named name in messages, over cases.
+func testParse[T comparable](t *testing.T, name string, parse func(string) (T, error), cases map[string]parseCase[T]) {
+	t.Helper()
+	for cn, tc := range cases {
+		t.Run(cn, func(t *testing.T) {
+			got, err := parse(tc.in)
 			if (err != nil) != tc.wantErr {
-				t.Fatalf("parseCPUTicks: error %v, want error %v", err, tc.wantErr)
+				t.Fatalf("%s(%q): error %v, want error: %v", name, tc.in, err, tc.wantErr)
 			}
 			if got != tc.want {
-				t.Errorf("parseCPUTicks: got %d, want %d", got, tc.want)
+				t.Errorf("%s(%q): got %v, want %v", name, tc.in, got, tc.want)
 			}
 		})
 	}
+}
+
+func TestParseCPUTicks(t *testing.T) {
+	testParse(t, "parseCPUTicks", parseCPUTicks, map[string]parseCase[uint64]{
+		"plain":            {in: "1234 (provider) S 1 1234 1234 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 12 0 500 0 0", want: 325},
+		"name with spaces": {in: "1234 (a (b) c) R 1 1234 1234 0 -1 0 0 0 0 0 7 3 0 0", want: 10},
+		"no parenthesis":   {in: "1234 provider S 1", wantErr: true},
+		"short":            {in: "1234 (p) S 1 2 3", wantErr: true},
+		"not a number":     {in: "1234 (p) S 1 1 1 0 -1 0 0 0 0 0 x 3 0 0", wantErr: true},
+	})
 }
 
 func TestParseMemory(t *testing.T) {

@@ -7,28 +7,13 @@ import (
 )
 
 func TestParsePPID(t *testing.T) {
-	cases := map[string]struct {
-		stat    string
-		want    int
-		wantErr bool
-	}{
-		"plain":            {stat: "4321 (tofu) S 1234 4321 4321 0 -1 4194560 100 0 0 0 250 75", want: 1234},
-		"name with spaces": {stat: "4322 (terraform-provider (x) y) R 4321 4321 4321 0", want: 4321},
-		"no parenthesis":   {stat: "4321 tofu S 1", wantErr: true},
-		"short":            {stat: "4321 (tofu) S", wantErr: true},
-		"not a number":     {stat: "4321 (tofu) S x", wantErr: true},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			got, err := parsePPID(tc.stat)
-			if (err != nil) != tc.wantErr {
-				t.Fatalf("parsePPID: error %v, want error %v", err, tc.wantErr)
-			}
-			if got != tc.want {
-				t.Errorf("parsePPID: got %d, want %d", got, tc.want)
-			}
-		})
-	}
+	testParse(t, "parsePPID", parsePPID, map[string]parseCase[int]{
+		"plain":            {in: "4321 (tofu) S 1234 4321 4321 0 -1 4194560 100 0 0 0 250 75", want: 1234},
+		"name with spaces": {in: "4322 (terraform-provider (x) y) R 4321 4321 4321 0", want: 4321},
+		"no parenthesis":   {in: "4321 tofu S 1", wantErr: true},
+		"short":            {in: "4321 (tofu) S", wantErr: true},
+		"not a number":     {in: "4321 (tofu) S x", wantErr: true},
+	})
 }
 
 func TestDescendants(t *testing.T) {
