@@ -90,8 +90,9 @@ spec:
 `, w.Namespace, akTokenSecret, token, akProviderConfig, url)
 }
 
-// manifest is the workload for kubectl apply -f and kubectl delete -f: each OAuth2Provider
-// before the Application that refers to it, then the Groups.
+// manifest is the workload for kubectl apply -f (and, reversed by dependentsFirst, for
+// kubectl delete -f): each OAuth2Provider before the Application that refers to it, then the
+// Groups.
 func (w akWorkload) manifest() string {
 	var b strings.Builder
 	obj := func(kind, name, forProvider, extraSpec string) {

@@ -139,6 +139,7 @@ type bench struct {
 	k        *kube
 	setup    string // the setup manifest: namespace, secret, ProviderConfig
 	manifest string // the workload's manifest
+	teardown string // the same objects, dependents first, for the delete phase
 	prov     *providerProc
 	ph       *phases
 	meters   []cpuMeter
@@ -245,11 +246,11 @@ func (b *bench) prepare(ctx context.Context) error {
 	}
 	b.setup = filepath.Join(b.o.Dir, "setup.yaml")
 	b.manifest = filepath.Join(b.o.Dir, "workload.yaml")
-	if err := os.WriteFile(b.setup, []byte(setup), 0o600); err != nil {
-		return err
-	}
-	if err := os.WriteFile(b.manifest, []byte(b.sys.manifest()), 0o600); err != nil {
-		return err
+	b.teardown = filepath.Join(b.o.Dir, "workload-teardown.yaml")
+	for file, content := range map[string]string{b.setup: setup, b.manifest: b.sys.manifest(), b.teardown: dependentsFirst(b.sys.manifest())} {
+		if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
+			return err
+		}
 	}
 	if err := b.k.run(ctx, "apply", "-f", b.setup); err != nil {
 		return err
@@ -327,10 +328,14 @@ func (b *bench) drift(ctx context.Context) error {
 }
 
 // delete deletes the workload and waits until no resource and no object on the server is left.
+// kubectl deletes in the order of its file, so it is handed the workload dependents first, the
+// order in which the floor and OpenTofu's destroy delete theirs: a Project's deletion waits for
+// the RoleAssignments on it, and with them last in the file the deletions kubectl submitted
+// first would wait for the rest of its submissions.
 func (b *bench) delete(ctx context.Context) error {
 	b.ph.begin("delete")
 	t0 := time.Now()
-	if err := b.k.run(ctx, "delete", "--wait=false", "-f", b.manifest); err != nil {
+	if err := b.k.run(ctx, "delete", "--wait=false", "-f", b.teardown); err != nil {
 		return err
 	}
 	b.r.DeleteSubmit = time.Since(t0)

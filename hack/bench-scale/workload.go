@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -81,8 +82,8 @@ spec:
 	return b.String()
 }
 
-// manifest is the one file the apply phase hands to kubectl apply -f, and the delete phase to
-// kubectl delete -f. The Role `member` exists in every bootstrapped Keystone: it is observed
+// manifest is the file the apply phase hands to kubectl apply -f (the delete phase hands
+// kubectl delete -f its documents in reverse, see dependentsFirst). The Role `member` exists in every bootstrapped Keystone: it is observed
 // (found by its name, never written), as the workload says.
 func (w workload) manifest() string {
 	var b strings.Builder
@@ -102,6 +103,20 @@ func (w workload) manifest() string {
 	for i := range w.N {
 		obj("RoleAssignment", fmt.Sprintf("ra-%04d", i), fmt.Sprintf("    roleRef:\n      name: member\n    groupRef:\n      name: group-%04d\n    projectRef:\n      name: project-%04d\n",
 			i%w.groups(), i), "")
+	}
+	return b.String()
+}
+
+// dependentsFirst returns the documents of a manifest written referenced-first (as the
+// workloads' manifests are) in reverse order: every object before the objects it refers to.
+func dependentsFirst(manifest string) string {
+	docs := strings.Split(manifest, "---\n")
+	slices.Reverse(docs)
+	var b strings.Builder
+	for _, d := range docs {
+		if strings.TrimSpace(d) != "" {
+			b.WriteString("---\n" + d)
+		}
 	}
 	return b.String()
 }

@@ -107,3 +107,28 @@ func TestSetup(t *testing.T) {
 		t.Errorf("authURL: got %q, want the proxy's", got)
 	}
 }
+
+// TestDependentsFirst checks the delete phase's file: the same documents as the apply's, each
+// RoleAssignment before the Group and Project it refers to, those before their Domain, and the
+// Role (referred to by every assignment) after all of them.
+func TestDependentsFirst(t *testing.T) {
+	w := workload{N: 4, Namespace: "bench", Prefix: "bench"}
+	applied, teardown := decode(t, w.manifest()), decode(t, dependentsFirst(w.manifest()))
+	if len(teardown) != len(applied) {
+		t.Fatalf("%d documents to delete, want the %d applied", len(teardown), len(applied))
+	}
+	var order []string
+	for _, d := range teardown {
+		order = append(order, str(d, "kind")+"/"+str(d, "metadata", "name"))
+	}
+	want := []string{"RoleAssignment/ra-0003", "RoleAssignment/ra-0002", "RoleAssignment/ra-0001", "RoleAssignment/ra-0000",
+		"Group/group-0001", "Group/group-0000",
+		"Project/project-0003", "Project/project-0002", "Project/project-0001", "Project/project-0000",
+		"Role/member", "Domain/domain"}
+	if diff := cmp.Diff(want, order); diff != "" {
+		t.Errorf("delete order -want +got:\n%s", diff)
+	}
+	if diff := cmp.Diff(applied[0], teardown[len(teardown)-1]); diff != "" {
+		t.Errorf("the Domain's document changed on the way -want +got:\n%s", diff)
+	}
+}
