@@ -117,7 +117,7 @@ func TestDependentsFirst(t *testing.T) {
 	if len(teardown) != len(applied) {
 		t.Fatalf("%d documents to delete, want the %d applied", len(teardown), len(applied))
 	}
-	var order []string
+	order := make([]string, 0, len(teardown))
 	for _, d := range teardown {
 		order = append(order, str(d, "kind")+"/"+str(d, "metadata", "name"))
 	}

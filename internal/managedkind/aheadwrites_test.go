@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
@@ -54,7 +55,16 @@ type projectReconcile struct {
 	failAfter string // fail the Update that writes this annotation after the create
 	ahead     bool   // CreatesAhead and PassingStatuses wired (false: neither)
 	deleteErr error
+	// deletedAgo is how long ago the deletion began (deleting only).
+	deletedAgo time.Duration
 }
+
+// waitingFor is a deletion's failure that waits, or not, only for resources of ours being
+// deleted.
+type waitingFor bool
+
+func (w waitingFor) Error() string { return "held" }
+func (w waitingFor) Waiting() bool { return bool(w) }
 
 // eventTypes records the types of the events it is given.
 type eventTypes struct{ got *[]string }
@@ -78,8 +88,8 @@ func (tc projectReconcile) run(t *testing.T) ([]kubeWrite, []string, *CreatesAhe
 		p.SetFinalizers([]string{managed.FinalizerName})
 	}
 	if tc.deleting {
-		now := metav1.Now()
-		p.SetDeletionTimestamp(&now)
+		began := metav1.NewTime(time.Now().Add(-tc.deletedAgo))
+		p.SetDeletionTimestamp(&began)
 		p.SetFinalizers([]string{managed.FinalizerName})
 		meta.SetExternalName(p, "p-id")
 	}
@@ -144,7 +154,7 @@ func (tc projectReconcile) run(t *testing.T) ([]kubeWrite, []string, *CreatesAhe
 		managed.WithFinalizer(aheadFinalizer{Finalizer: resource.NewAPIFinalizer(w, managed.FinalizerName), creates: creates}),
 		managed.WithReferenceResolver(resolver), managed.WithDeterministicExternalName(true),
 		managed.WithInitializers(), managed.WithManagementPolicies(),
-		managed.WithRecorder(eventTypes{got: &events}))
+		managed.WithRecorder(quietRecorder{Recorder: eventTypes{got: &events}, passing: passing}))
 	// Errors are the reconcile's business (a failed write ends it with one); the writes tell.
 	_, _ = r.Reconcile(context.Background(), reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "ns", Name: "p"}})
 	return got, events, creates, passing
@@ -153,7 +163,8 @@ func (tc projectReconcile) run(t *testing.T) ([]kubeWrite, []string, *CreatesAhe
 // The IDs that reference resolution filled in ride on the update that records a create as
 // pending; a resource that is not about to be created has them written once Observe has said
 // so. The status of a reconcile whose create or delete succeeded is not written; an error after
-// it is, as is a deletion that fails or is held.
+// it is. A deletion that briefly waits for resources of ours being deleted writes no status
+// and no warning.
 func TestAheadWrites(t *testing.T) {
 	normal, warning := string(event.TypeNormal), string(event.TypeWarning)
 	cases := map[string]struct {
@@ -212,6 +223,19 @@ func TestAheadWrites(t *testing.T) {
 			reconcile:  projectReconcile{exists: true, deleting: true},
 			want:       []kubeWrite{{Op: "Status", Ready: string(xpv2.ReasonDeleting)}},
 			wantEvents: []string{normal},
+		},
+		"ABriefWaitForResourcesOfOursBeingDeletedWritesNothing": {
+			reconcile: projectReconcile{ahead: true, exists: true, deleting: true, deleteErr: waitingFor(true)},
+		},
+		"AWaitPastAMinuteIsReported": {
+			reconcile:  projectReconcile{ahead: true, exists: true, deleting: true, deleteErr: waitingFor(true), deletedAgo: 2 * time.Minute},
+			want:       []kubeWrite{{Op: "Status", Ready: string(xpv2.ReasonDeleting)}},
+			wantEvents: []string{warning},
+		},
+		"AHoldByAnythingElseIsReported": {
+			reconcile:  projectReconcile{ahead: true, exists: true, deleting: true, deleteErr: waitingFor(false)},
+			want:       []kubeWrite{{Op: "Status", Ready: string(xpv2.ReasonDeleting)}},
+			wantEvents: []string{warning},
 		},
 		"AFailedDeleteIsReported": {
 			reconcile:  projectReconcile{ahead: true, exists: true, deleting: true, deleteErr: errors.New("keystone is away")},

@@ -112,8 +112,9 @@ func mayCreate(p xpv2.ManagementPolicies) bool {
 }
 
 // aheadExternal records each Observe of its resource in CreatesAhead (when set), and writes
-// the references resolved for a resource that is not about to be created; it notes each
-// create or delete that succeeds in PassingStatuses (when set).
+// the references resolved for a resource that is not about to be created; it notes in
+// PassingStatuses (when set) each create or delete that succeeds, and each deletion briefly
+// held by resources of ours.
 type aheadExternal[MR resource.Managed] struct {
 	managed.TypedExternalClient[MR]
 	mg      MR
@@ -148,7 +149,7 @@ func (e aheadExternal[MR]) Observe(ctx context.Context, mg MR) (managed.External
 func (e aheadExternal[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreation, error) {
 	c, err := e.TypedExternalClient.Create(ctx, mg)
 	if err == nil {
-		e.passing.note(mg)
+		e.passing.noteDone(mg)
 	}
 	return c, err
 }
@@ -156,7 +157,9 @@ func (e aheadExternal[MR]) Create(ctx context.Context, mg MR) (managed.ExternalC
 func (e aheadExternal[MR]) Delete(ctx context.Context, mg MR) (managed.ExternalDelete, error) {
 	d, err := e.TypedExternalClient.Delete(ctx, mg)
 	if err == nil {
-		e.passing.note(mg)
+		e.passing.noteDone(mg)
+	} else {
+		e.passing.noteHeld(mg, err)
 	}
 	return d, err
 }

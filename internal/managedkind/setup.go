@@ -127,7 +127,7 @@ func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVer
 		managed.WithCreationGracePeriod(0),
 		managed.WithReferenceResolver(resolver),
 		managed.WithLogger(o.Logger.WithValues("controller", name)),
-		managed.WithRecorder(Recorder(mgr, name)),
+		managed.WithRecorder(quietRecorder{Recorder: Recorder(mgr, name), passing: o.Passing}),
 		managed.WithPollInterval(o.PollInterval),
 	}
 	opts = append(opts, o.reconcilerOptions()...)

@@ -99,7 +99,7 @@ func TestAuthentikProviderKeptForHandMadeApplication(t *testing.T) {
 
 // A provider and the application using it, both ours, deleted together: the provider waits
 // for the application's resource (found by the application's marker) instead of detaching
-// it, then goes.
+// it, silently for its first minute and then saying so, then goes.
 func TestAuthentikProviderWaitsForItsApplication(t *testing.T) {
 	t.Parallel()
 	authentikAPI.noNewViolations(t)
@@ -121,6 +121,7 @@ func TestAuthentikProviderWaitsForItsApplication(t *testing.T) {
 	authentikAPI.fault(t, map[string]any{"method": "DELETE", "path_prefix": "/core/applications/e2e-casc-pair/", "status": 503})
 	deleteResource(t, app)
 	deleteResource(t, p)
+	quietWhileWaiting(t, p, 10*time.Second)
 	waitDeletionBlocked(t, p, adoption.ReasonDependentsDeleting, `authentik application "e2e-casc-pair"`,
 		"being deleted by Application.authentik.identity.crossplane.io/ak-casc-pair-app", "goes ahead by itself")
 	if !authentikAPI.exists(t, akOAuth2, id) {
