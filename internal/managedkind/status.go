@@ -56,18 +56,24 @@ func (s statusSkipper) Update(ctx context.Context, obj client.Object, opts ...cl
 // unchanged is whether the cache holds obj's resource at obj's resourceVersion with an equal
 // status. Any doubt (not cached, another version, no status field) is a change.
 func (s statusSkipper) unchanged(ctx context.Context, obj client.Object) bool {
-	cached, ok := obj.DeepCopyObject().(client.Object)
-	if !ok || obj.GetResourceVersion() == "" {
-		return false
-	}
-	if err := s.cache.Get(ctx, client.ObjectKeyFromObject(obj), cached); err != nil {
-		return false
-	}
-	if cached.GetResourceVersion() != obj.GetResourceVersion() {
+	cached, ok := cachedVersion(ctx, s.cache, obj)
+	if !ok {
 		return false
 	}
 	a, b := statusField(obj), statusField(cached)
 	return a.IsValid() && b.IsValid() && equality.Semantic.DeepEqual(a.Interface(), b.Interface())
+}
+
+// cachedVersion is the cache's copy of obj's resource when it is at obj's resourceVersion.
+func cachedVersion(ctx context.Context, cache client.Reader, obj client.Object) (client.Object, bool) {
+	cached, ok := obj.DeepCopyObject().(client.Object)
+	if !ok || obj.GetResourceVersion() == "" {
+		return nil, false
+	}
+	if err := cache.Get(ctx, client.ObjectKeyFromObject(obj), cached); err != nil {
+		return nil, false
+	}
+	return cached, cached.GetResourceVersion() == obj.GetResourceVersion()
 }
 
 // statusField is the Status field of the struct obj points to; invalid when it has none.

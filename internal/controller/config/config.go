@@ -74,13 +74,14 @@ func Setup(mgr ctrl.Manager, o managedkind.Options) error {
 // setupKind adds the usage and authentication controllers of one ProviderConfig kind.
 func setupKind(mgr ctrl.Manager, o managedkind.Options, of resource.ProviderConfigKinds, obj clients.Config, usage client.Object, usageKind string) error {
 	name := providerconfig.ControllerName(of.Config.GroupKind().String())
-	r := providerconfig.NewReconciler(mgr, of,
+	// The count's updates that would change nothing are not sent (managedkind.SkipUnchanged).
+	r := providerconfig.NewReconciler(skippingManager{Manager: mgr}, of,
 		providerconfig.WithLogger(o.Logger.WithValues("controller", name)),
 		providerconfig.WithRecorder(managedkind.Recorder(mgr, name)))
 	if err := ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
-		For(obj).
+		For(obj, builder.WithPredicates(notOwnCount)).
 		Watches(usage, batchedUsages{enqueue: resource.EnqueueRequestForProviderConfig{Kind: usageKind}, after: usageBatch}).
 		Complete(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter)); err != nil {
 		return err

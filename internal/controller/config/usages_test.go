@@ -83,3 +83,36 @@ func deliver(h batchedUsages, e any, q resource.RateLimitingInterface) {
 		h.Generic(ctx, e, q)
 	}
 }
+
+// The count's own status update starts no count; what the count reads does.
+func TestNotOwnCount(t *testing.T) {
+	counted := func() *nsidentityv1alpha1.ProviderConfig {
+		pc := &nsidentityv1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "keystone",
+			Generation: 2, Finalizers: []string{"in-use.crossplane.io"}}}
+		pc.SetUsers(3)
+		return pc
+	}
+	now := metav1.Now()
+	cases := map[string]struct {
+		change func(*nsidentityv1alpha1.ProviderConfig)
+		want   bool
+	}{
+		"ItsCountIsNotPassed":      {change: func(pc *nsidentityv1alpha1.ProviderConfig) { pc.SetUsers(4) }, want: false},
+		"ASpecChangeIsPassed":      {change: func(pc *nsidentityv1alpha1.ProviderConfig) { pc.SetGeneration(3) }, want: true},
+		"ItsDeletionIsPassed":      {change: func(pc *nsidentityv1alpha1.ProviderConfig) { pc.SetDeletionTimestamp(&now) }, want: true},
+		"ALostFinalizerIsPassed":   {change: func(pc *nsidentityv1alpha1.ProviderConfig) { pc.SetFinalizers(nil) }, want: true},
+		"AnAddedFinalizerIsPassed": {change: func(pc *nsidentityv1alpha1.ProviderConfig) { pc.SetFinalizers(append(pc.GetFinalizers(), "x")) }, want: true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			cur := counted()
+			tc.change(cur)
+			if got := notOwnCount.Update(event.UpdateEvent{ObjectOld: counted(), ObjectNew: cur}); got != tc.want {
+				t.Errorf("Update passed: %t, want %t", got, tc.want)
+			}
+		})
+	}
+	if !notOwnCount.Create(event.CreateEvent{Object: counted()}) || !notOwnCount.Delete(event.DeleteEvent{Object: counted()}) {
+		t.Error("a create or delete of the ProviderConfig is not passed, want passed")
+	}
+}
