@@ -9,8 +9,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
-	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
@@ -69,38 +67,11 @@ func TestUnchangedStatusSkipper(t *testing.T) {
 			stored := &v1alpha1.Domain{ObjectMeta: metav1.ObjectMeta{Name: "x"}}
 			stored.Status.AtProvider.ID = "d1"
 			stored.SetConditions(ready)
-			sent := 0
-			b := fake.NewClientBuilder().WithScheme(s).WithStatusSubresource(&v1alpha1.Domain{}).
-				WithInterceptorFuncs(interceptor.Funcs{
-					SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
-						sent++
-						return c.SubResource(sub).Update(ctx, obj, opts...)
-					},
-				})
-			if !tc.notFound {
-				b = b.WithObjects(stored)
-			}
-			kube := b.Build()
-
-			mg := stored.DeepCopy()
-			if !tc.notFound {
-				if err := kube.Get(context.Background(), client.ObjectKeyFromObject(stored), mg); err != nil {
-					t.Fatal(err)
-				}
-			} else {
-				mg.SetResourceVersion("7")
-			}
+			kube, read, sent := countedUpdates(t, s, stored, tc.notFound)
+			mg := read.(*v1alpha1.Domain)
 			tc.change(mg)
 			err := unchangedStatusSkipper{Client: kube}.Status().Update(context.Background(), mg, tc.opts...)
-			switch {
-			case tc.wantErr == nil && err != nil:
-				t.Fatalf("Status().Update: %v", err)
-			case tc.wantErr != nil && !tc.wantErr(err):
-				t.Fatalf("Status().Update: error %v, not the one expected", err)
-			}
-			if got := sent > 0; got != tc.wantSent {
-				t.Errorf("Status().Update sent the update: %t, want %t", got, tc.wantSent)
-			}
+			checkSent(t, err, tc.wantErr, *sent, tc.wantSent)
 		})
 	}
 }

@@ -8,8 +8,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
-	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	nsidentityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/v1alpha1"
 )
@@ -71,31 +69,8 @@ func TestSkipUnchanged(t *testing.T) {
 			}
 			stored := &nsidentityv1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "keystone", Finalizers: []string{finalizer}}}
 			stored.SetUsers(3)
-			sent := 0
-			b := fake.NewClientBuilder().WithScheme(s).WithStatusSubresource(&nsidentityv1alpha1.ProviderConfig{}).
-				WithInterceptorFuncs(interceptor.Funcs{
-					Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
-						sent++
-						return c.Update(ctx, obj, opts...)
-					},
-					SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
-						sent++
-						return c.SubResource(sub).Update(ctx, obj, opts...)
-					},
-				})
-			if !tc.notFound {
-				b = b.WithObjects(stored)
-			}
-			kube := b.Build()
-
-			pc := stored.DeepCopy()
-			if !tc.notFound {
-				if err := kube.Get(context.Background(), client.ObjectKeyFromObject(stored), pc); err != nil {
-					t.Fatal(err)
-				}
-			} else {
-				pc.SetResourceVersion("7")
-			}
+			kube, read, sent := countedUpdates(t, s, stored, tc.notFound)
+			pc := read.(*nsidentityv1alpha1.ProviderConfig)
 			tc.change(pc)
 			c := SkipUnchanged(kube)
 			var err error
@@ -104,15 +79,7 @@ func TestSkipUnchanged(t *testing.T) {
 			} else {
 				err = c.Update(context.Background(), pc, tc.opts...)
 			}
-			switch {
-			case tc.wantErr == nil && err != nil:
-				t.Fatalf("Update: %v", err)
-			case tc.wantErr != nil && !tc.wantErr(err):
-				t.Fatalf("Update: error %v, not the one expected", err)
-			}
-			if got := sent > 0; got != tc.wantSent {
-				t.Errorf("Update sent the update: %t, want %t", got, tc.wantSent)
-			}
+			checkSent(t, err, tc.wantErr, *sent, tc.wantSent)
 		})
 	}
 }
