@@ -114,8 +114,8 @@ func (k *kube) census() census {
 
 // notReady is "" when u's Ready and Synced conditions are both True, else what is missing. The
 // census asks it of every resource five times a second, on the cores Keystone and the API server
-// share: it reads the conditions in place (NestedSlice would copy them each time; at N=500 that
-// was 2.7 ms and 0.9 MB of garbage per census).
+// share: it reads the conditions in place. NestedSlice copied them each time: BenchmarkCensus
+// (1,252 resources) took 1.3 ms and 0.93 MB of garbage per census with it, 0.25 ms and 20 kB now.
 func notReady(u *unstructured.Unstructured) string {
 	conds, _, _ := unstructured.NestedFieldNoCopy(u.Object, "status", "conditions")
 	list, _ := conds.([]any)
