@@ -1,15 +1,12 @@
 package managedkind
 
 import (
+	"context"
 	"sync"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/event"
-	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/source"
 )
@@ -21,8 +18,10 @@ import (
 //   - a resource whose references did not resolve when a resource it referenced changes: a
 //     project applied together with its domain is created as soon as the domain has an ID.
 type Waker struct {
-	mu       sync.Mutex
-	channels map[string]chan event.GenericEvent
+	mu sync.Mutex
+	// queues are the kinds' controllers' work queues, as their controllers started the
+	// Waker's source with them.
+	queues map[string]workqueue.TypedRateLimitingInterface[reconcile.Request]
 	// pending maps a waiting resource to the resources (Kind.group/name) it still waits for.
 	pending map[waiter]map[string]bool
 	// waiters maps a resource to the resources waiting for it.
@@ -45,18 +44,10 @@ type Waker struct {
 
 type waiter struct{ kind, namespace, name string }
 
-// wakeBuffer is how many wake-ups a kind's controller may have pending, in the Waker's
-// channel and again in the controller's source; beyond that one is dropped, and the waiting
-// resource is reconciled by its backoff as before. The source moves them into the work queue
-// as they come, so a burst (a domain's projects all woken at once) rarely fills either. Both
-// are allocated up front for each of the provider's ~140 controllers: at controller-runtime's
-// default of 1024 they held 5 MB of the provider's 35 MB of live heap.
-const wakeBuffer = 64
-
 // NewWaker returns a Waker with no waiters.
 func NewWaker() *Waker {
 	return &Waker{
-		channels: map[string]chan event.GenericEvent{}, pending: map[waiter]map[string]bool{}, waiters: map[string]map[waiter]bool{},
+		queues: map[string]workqueue.TypedRateLimitingInterface[reconcile.Request]{}, pending: map[waiter]map[string]bool{}, waiters: map[string]map[waiter]bool{},
 		referrers: map[string]map[waiter]bool{}, referenced: map[waiter][]string{}, changedAt: map[string]uint64{},
 		limiters: map[string]workqueue.TypedRateLimiter[reconcile.Request]{}, goneAt: map[string]uint64{},
 	}
@@ -66,21 +57,18 @@ func NewWaker() *Waker {
 // one of those deletions is reconciled by its backoff instead.
 const goneMemory = 4096
 
-// source returns the event source of a kind's controller: the wake-ups of its resources.
+// source returns the source of a kind's controller that the Waker wakes its resources
+// through: started, it only keeps the controller's work queue, and a wake-up is an Add to it.
+// A channel source would cost each kind's controller two goroutines for the provider's life
+// (144 with every kind active) and a buffer, and would drop wake-ups when it is full. A wake-up before the
+// controller started is dropped: starting, a controller reconciles every resource of its kind.
 func (w *Waker) source(kind string) source.Source {
-	return source.Channel(w.channel(kind), &handler.EnqueueRequestForObject{},
-		source.WithBufferSize[client.Object, reconcile.Request](wakeBuffer))
-}
-
-func (w *Waker) channel(kind string) chan event.GenericEvent {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	ch, ok := w.channels[kind]
-	if !ok {
-		ch = make(chan event.GenericEvent, wakeBuffer)
-		w.channels[kind] = ch
-	}
-	return ch
+	return source.Func(func(_ context.Context, q workqueue.TypedRateLimitingInterface[reconcile.Request]) error {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.queues[kind] = q
+		return nil
+	})
 }
 
 // WaitFor records that the resource of kind in namespace ("" for a cluster-scoped one) with
@@ -197,23 +185,22 @@ func (w *Waker) ResetBackoff(kind, namespace, name string) {
 	}
 }
 
-// wake enqueues each waiter with its kind's controller, its backoff forgotten; a full buffer
-// drops the wake-up.
+// wake enqueues each waiter with its kind's controller, its backoff forgotten.
 func (w *Waker) wake(wake []waiter) {
 	w.mu.Lock()
 	limiters := make([]workqueue.TypedRateLimiter[reconcile.Request], len(wake))
+	queues := make([]workqueue.TypedRateLimitingInterface[reconcile.Request], len(wake))
 	for i, wt := range wake {
-		limiters[i] = w.limiters[wt.kind]
+		limiters[i], queues[i] = w.limiters[wt.kind], w.queues[wt.kind]
 	}
 	w.mu.Unlock()
 	for i, wt := range wake {
+		r := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: wt.namespace, Name: wt.name}}
 		if l := limiters[i]; l != nil {
-			l.Forget(reconcile.Request{NamespacedName: types.NamespacedName{Namespace: wt.namespace, Name: wt.name}})
+			l.Forget(r)
 		}
-		ev := event.GenericEvent{Object: &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: wt.namespace, Name: wt.name}}}
-		select {
-		case w.channel(wt.kind) <- ev:
-		default:
+		if q := queues[i]; q != nil {
+			q.Add(r)
 		}
 	}
 }

@@ -73,6 +73,7 @@ func TestWakerReferences(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			w := NewWaker()
+			q := startedQueue(t, w, kind)
 			for _, wt := range tc.waits {
 				w.WaitForReferences(kind, "ns", wt.name, wt.targets, w.Changes())
 			}
@@ -82,11 +83,7 @@ func TestWakerReferences(t *testing.T) {
 			for _, c := range tc.changes {
 				w.Changed(domains, c.namespace, c.name)
 			}
-			ch := w.channel(kind)
-			var got []string
-			for len(ch) > 0 {
-				got = append(got, (<-ch).Object.GetName())
-			}
+			got := woken(q)
 			if diff := cmp.Diff(tc.want, got, cmpopts.EquateEmpty(), cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
 				t.Errorf("woken: -want +got:\n%s", diff)
 			}
@@ -158,10 +155,11 @@ func TestWakerReferencesChangedWhileResolving(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			w := NewWaker()
+			q := startedQueue(t, w, kind)
 			mark := w.Changes()
 			w.Changed(domains, "ns", tc.changed)
 			w.WaitForReferences(kind, "ns", "p", []string{"Domain.x/ns/d"}, mark)
-			if got := len(w.channel(kind)) == 1; got != tc.wantWoke {
+			if got := len(woken(q)) == 1; got != tc.wantWoke {
 				t.Errorf("woken at once: got %t, want %t", got, tc.wantWoke)
 			}
 			if _, waits := w.referenced[waiter{kind, "ns", "p"}]; waits == tc.wantWoke {

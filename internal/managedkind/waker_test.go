@@ -69,6 +69,7 @@ func TestWaker(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			w := NewWaker()
+			q := startedQueue(t, w, kind)
 			marks := make([]uint64, len(tc.steps))
 			for i, s := range tc.steps {
 				marks[i] = w.Changes()
@@ -82,12 +83,7 @@ func TestWaker(t *testing.T) {
 					w.WaitFor(kind, "", "d", s.waitFor, marks[s.markAt])
 				}
 			}
-			ch := w.channel(kind)
-			var got []string
-			for len(ch) > 0 {
-				got = append(got, (<-ch).Object.GetName())
-			}
-			if diff := cmp.Diff(tc.want, got, cmpopts.EquateEmpty()); diff != "" {
+			if diff := cmp.Diff(tc.want, woken(q), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("woken: -want +got:\n%s", diff)
 			}
 		})
@@ -157,6 +153,7 @@ func TestWakerForgetsTheWaitOfADeletedResource(t *testing.T) {
 func TestEnqueueAndTell(t *testing.T) {
 	const domains, projects = "Domain.keystone.identity.crossplane.io", "Project.keystone.identity.crossplane.io"
 	w := NewWaker()
+	woke := startedQueue(t, w, domains)
 	w.WaitFor(domains, "", "d", []string{projects + "/team-a/p"}, w.Changes())
 	h := enqueueAndTell(projects, w)
 	q := workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]())
@@ -173,7 +170,47 @@ func TestEnqueueAndTell(t *testing.T) {
 	if got, _ := q.Get(); got != want || q.Len() != 0 {
 		t.Errorf("queued: got %v and %d more, want only %v", got, q.Len(), want)
 	}
-	if ch := w.channel(domains); len(ch) != 1 || (<-ch).Object.GetName() != "d" {
-		t.Error("the deletion did not wake the domain waiting for the project")
+	if got := woken(woke); !cmp.Equal(got, []string{"d"}) {
+		t.Errorf("the deletion woke %v, want the domain d that waited for the project", got)
 	}
+}
+
+// A wake-up reaches the kind's controller through the work queue its source was started with;
+// one before the controller started is dropped (starting, the controller reconciles every
+// resource of its kind anyway).
+func TestWakerWakesThroughTheStartedQueue(t *testing.T) {
+	const kind = "Domain.keystone.identity.crossplane.io"
+	w := NewWaker()
+	w.WaitFor(kind, "", "early", nil, w.Changes())
+	q := startedQueue(t, w, kind)
+	if got := woken(q); len(got) != 0 {
+		t.Errorf("a wake-up before the start reached the queue: %v", got)
+	}
+	w.WaitFor(kind, "", "d", nil, w.Changes())
+	if got := woken(q); !cmp.Equal(got, []string{"d"}) {
+		t.Errorf("woken: got %v, want [d]", got)
+	}
+}
+
+// startedQueue starts the Waker's source of kind with a fresh work queue, as the kind's
+// controller does, and returns the queue.
+func startedQueue(t *testing.T, w *Waker, kind string) workqueue.TypedRateLimitingInterface[reconcile.Request] {
+	t.Helper()
+	q := workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]())
+	t.Cleanup(q.ShutDown)
+	if err := w.source(kind).Start(context.Background(), q); err != nil {
+		t.Fatalf("starting the Waker's source of %s: %v", kind, err)
+	}
+	return q
+}
+
+// woken takes everything out of q and returns the names of the resources it held.
+func woken(q workqueue.TypedRateLimitingInterface[reconcile.Request]) []string {
+	var got []string
+	for q.Len() > 0 {
+		r, _ := q.Get()
+		q.Done(r)
+		got = append(got, r.Name)
+	}
+	return got
 }
