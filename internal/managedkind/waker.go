@@ -60,8 +60,9 @@ const goneMemory = 4096
 // source returns the source of a kind's controller that the Waker wakes its resources
 // through: started, it only keeps the controller's work queue, and a wake-up is an Add to it.
 // A channel source would cost each kind's controller two goroutines for the provider's life
-// (144 with every kind active) and a buffer, and would drop wake-ups when it is full. A wake-up before the
-// controller started is dropped: starting, a controller reconciles every resource of its kind.
+// (144 with every kind active) and a buffer, and would drop wake-ups when it is full. A
+// wake-up before the controller started is dropped: starting, a controller reconciles every
+// resource of its kind.
 func (w *Waker) source(kind string) source.Source {
 	return source.Func(func(_ context.Context, q workqueue.TypedRateLimitingInterface[reconcile.Request]) error {
 		w.mu.Lock()
