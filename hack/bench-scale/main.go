@@ -143,6 +143,7 @@ type bench struct {
 	prov     *providerProc
 	ph       *phases
 	meters   []cpuMeter
+	api      *apiWrites
 	cleanups []func() // run in reverse order when the run ends
 }
 
@@ -244,6 +245,9 @@ func (b *bench) prepare(ctx context.Context) error {
 	if b.k, err = newKube(b.o.Kubeconfig, b.o.Kubectl, b.sys.namespace(), b.sys.kubeKinds()); err != nil {
 		return err
 	}
+	if b.api, err = newAPIWrites(b.o.Kubeconfig); err != nil {
+		return err
+	}
 	b.setup = filepath.Join(b.o.Dir, "setup.yaml")
 	b.manifest = filepath.Join(b.o.Dir, "workload.yaml")
 	b.teardown = filepath.Join(b.o.Dir, "workload-teardown.yaml")
@@ -270,7 +274,7 @@ func (b *bench) startup(ctx context.Context) error {
 	b.r.ProviderArgs = slices.Concat(goEnv(b.o.ProviderEnv), prov.args, []string{"(every other flag at its default)"})
 	ps := newProcSampler(ctx, prov.pid(), 250*time.Millisecond)
 	b.cleanups = append(b.cleanups, ps.close)
-	b.ph = &phases{c: b.c, ps: ps, meters: b.meters}
+	b.ph = &phases{c: b.c, ps: ps, meters: b.meters, api: b.api}
 	b.cleanups = append(b.cleanups, func() { b.ph.end(); b.r.Phases = b.ph.results() })
 
 	b.ph.begin("startup")

@@ -11,11 +11,14 @@ type phases struct {
 	ps *procSampler
 	// meters are the other processes' CPU (and the machine's), each phase's share in CPUBy.
 	meters []cpuMeter
-	done   []phaseResult
-	name   string
-	start  time.Time
-	cpu0   float64
-	by0    []float64
+	// api counts the API server's writes; nil when the bench could not reach its metrics.
+	api   *apiWrites
+	done  []phaseResult
+	name  string
+	start time.Time
+	cpu0  float64
+	by0   []float64
+	api0  map[string]float64
 }
 
 // readMeters reads every meter now.
@@ -46,6 +49,7 @@ func (p *phases) begin(name string) {
 		p.ps.takeMax()
 	}
 	p.by0 = readMeters(p.meters)
+	p.api0 = p.api.read()
 }
 
 // end closes the current phase. Its request counts are read in results, at the end of the run,
@@ -61,6 +65,9 @@ func (p *phases) end() {
 		r.RSSMax, r.AnonMax = m.RSS, m.Anon
 	}
 	r.CPUBy = sinceMeters(p.meters, p.by0)
+	if p.api0 != nil {
+		r.APIWrites = apiWritesSince(p.api.read(), p.api0)
+	}
 	p.done = append(p.done, r)
 	p.name = ""
 	p.c.setPhase("")

@@ -24,6 +24,9 @@ type phaseResult struct {
 	// CPUBy is the CPU of the other processes on the machine during the phase (the system,
 	// the control plane, the bench, kubectl) and of the whole machine, in the meters' order.
 	CPUBy []namedCPU
+	// APIWrites are the writes the API server served in the phase, by verb and resource (nil:
+	// not measured).
+	APIWrites map[string]int
 }
 
 // namedCPU is the CPU seconds one meter counted in a phase.
@@ -175,6 +178,11 @@ func (r result) write(w io.Writer) error {
 	}
 	p("(busy_s: how long at least one provider request was in flight; the rest of wall_s the system was idle)")
 	r.cpuTable(p)
+	p("")
+	p("API server writes per phase (every client: kubectl, the provider, the controller manager):")
+	for _, ph := range r.Phases {
+		p("  %-8s %s", ph.Name, apiWritesLine(ph.APIWrites))
+	}
 	p("")
 	p("requests by method and path, per phase:")
 	for _, ph := range r.Phases {

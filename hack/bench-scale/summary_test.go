@@ -21,12 +21,14 @@ func TestSummary(t *testing.T) {
 		FloorLine: "FLOOR n=2 workload_c10_create_s=10.00 workload_c10_delete_s=16.00 errors=0",
 		Phases: []phaseResult{
 			{Name: "apply", Wall: 30 * time.Second, Busy: 12500 * time.Millisecond, CPU: 1.5, RSSMax: 64 << 20, AnonMax: 30 << 20,
-				Requests: map[string]int{"POST /v3/projects": 2, "GET /v3/projects/{id}": 4, "POST /v3/auth/tokens": 1},
-				Statuses: map[int]int{201: 3, 200: 4}},
+				Requests:  map[string]int{"POST /v3/projects": 2, "GET /v3/projects/{id}": 4, "POST /v3/auth/tokens": 1},
+				Statuses:  map[int]int{201: 3, 200: 4},
+				APIWrites: map[string]int{"POST projects.keystone.identity.m.crossplane.io": 2, "PUT projects.keystone.identity.m.crossplane.io/status": 2}},
 			// 21 requests for 7 resources over 3 polls: 1 per resource per poll, each by its kind's path.
 			{Name: "steady", Wall: 30 * time.Second, CPU: 0.25, RSSMax: 65 << 20, AnonMax: 31 << 20,
 				Requests: map[string]int{"GET /v3/projects/{id}": 6, "GET /v3/projects/{id}/groups/{id}/roles/{id}": 6,
-					"GET /v3/groups/{id}": 3, "GET /v3/domains/{id}": 3, "GET /v3/roles/{id}": 3}, Statuses: map[int]int{200: 21}},
+					"GET /v3/groups/{id}": 3, "GET /v3/domains/{id}": 3, "GET /v3/roles/{id}": 3}, Statuses: map[int]int{200: 21},
+				APIWrites: map[string]int{}},
 			{Name: "drift", Wall: 5 * time.Second},
 		},
 	}
@@ -53,6 +55,11 @@ apply        30.0    12.5         7       2      1    1.50         64.0         
 steady       30.0     0.0        21       0      0    0.25         65.0          31.0  200:21
 drift         5.0     0.0         0       0      0    0.00          0.0           0.0
 (busy_s: how long at least one provider request was in flight; the rest of wall_s the system was idle)
+
+API server writes per phase (every client: kubectl, the provider, the controller manager):
+  apply    4: 2 POST projects, 2 PUT projects/status
+  steady   none
+  drift    not measured
 
 requests by method and path, per phase:
 apply:
