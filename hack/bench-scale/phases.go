@@ -11,7 +11,8 @@ type phases struct {
 	ps *procSampler
 	// meters are the other processes' CPU (and the machine's), each phase's share in CPUBy.
 	meters []cpuMeter
-	// api counts the API server's writes; nil when the bench could not reach its metrics.
+	// api counts the API server's writes per phase; a phase whose counts could not be read
+	// at its start prints "not measured" (nil: no meter).
 	api   *apiWrites
 	done  []phaseResult
 	name  string
