@@ -18,7 +18,8 @@ import (
 // nearly all of it is writes: each costs the control plane several milliseconds, a read from
 // its cache almost nothing. So each phase also says which writes the API server served, from
 // its own counter (apiserver_request_total), whoever sent them: kubectl, the provider, the
-// controller manager's garbage collector.
+// controller manager's garbage collector. A phase that ends after the run's context is done
+// (a run stopped early) prints "not measured".
 
 // apiWriteVerbs are the verbs of apiserver_request_total that change something: the API
 // server labels a request with its HTTP method (APPLY for a server-side apply's PATCH), not
@@ -47,11 +48,11 @@ func newAPIWrites(kubeconfig string) (*apiWrites, error) {
 // read returns the writes served so far by "VERB resource[/subresource]", the resource with
 // its API group. An error returns nil: the phase then reports no writes rather than failing
 // the run.
-func (a *apiWrites) read() map[string]float64 {
+func (a *apiWrites) read(ctx context.Context) map[string]float64 {
 	if a == nil {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	body, err := a.metrics(ctx)
 	if err != nil {

@@ -35,8 +35,8 @@ func TestAPIWritesPerPhase(t *testing.T) {
 		bodies = bodies[1:]
 		return []byte(b), nil
 	}}
-	then := a.read()
-	got := apiWritesSince(a.read(), then)
+	then := a.read(t.Context())
+	got := apiWritesSince(a.read(t.Context()), then)
 	want := map[string]int{
 		"PUT projects.keystone.identity.m.crossplane.io":        17,
 		"PUT projects.keystone.identity.m.crossplane.io/status": 7,
@@ -58,16 +58,16 @@ func TestAPIWritesUnreadable(t *testing.T) {
 	for name, metrics := range cases {
 		t.Run(name, func(t *testing.T) {
 			a := &apiWrites{metrics: metrics}
-			if got := a.read(); got != nil {
+			if got := a.read(t.Context()); got != nil {
 				t.Errorf("read() = %v, want nil", got)
 			}
-			if line := apiWritesLine(apiWritesSince(a.read(), nil)); line != "not measured" {
+			if line := apiWritesLine(apiWritesSince(a.read(t.Context()), nil)); line != "not measured" {
 				t.Errorf("apiWritesLine of an unread phase = %q, want \"not measured\"", line)
 			}
 		})
 	}
 	var none *apiWrites
-	if got := none.read(); got != nil {
+	if got := none.read(t.Context()); got != nil {
 		t.Errorf("a nil apiWrites read %v, want nil", got)
 	}
 }

@@ -275,9 +275,9 @@ func (b *bench) startup(ctx context.Context) error {
 	ps := newProcSampler(ctx, prov.pid(), 250*time.Millisecond)
 	b.cleanups = append(b.cleanups, ps.close)
 	b.ph = &phases{c: b.c, ps: ps, meters: b.meters, api: b.api}
-	b.cleanups = append(b.cleanups, func() { b.ph.end(); b.r.Phases = b.ph.results() })
+	b.cleanups = append(b.cleanups, func() { b.ph.end(ctx); b.r.Phases = b.ph.results() })
 
-	b.ph.begin("startup")
+	b.ph.begin(ctx, "startup")
 	if err := prov.waitReady(ctx, 2*time.Minute); err != nil {
 		return err
 	}
@@ -287,7 +287,7 @@ func (b *bench) startup(ctx context.Context) error {
 
 // apply applies the workload and waits until every resource is Ready and Synced.
 func (b *bench) apply(ctx context.Context) error {
-	b.ph.begin("apply")
+	b.ph.begin(ctx, "apply")
 	t0 := time.Now()
 	if err := b.k.run(ctx, "apply", "-f", b.manifest); err != nil {
 		return err
@@ -308,11 +308,11 @@ func (b *bench) apply(ctx context.Context) error {
 // steady waits one poll interval for the polls to spread out after the apply, then measures
 // the steady-state window.
 func (b *bench) steady(ctx context.Context) error {
-	b.ph.begin("settle")
+	b.ph.begin(ctx, "settle")
 	if err := sleep(ctx, b.o.Poll); err != nil {
 		return err
 	}
-	b.ph.begin("steady")
+	b.ph.begin(ctx, "steady")
 	b.r.SteadyWindow = time.Duration(b.o.SteadyPolls) * b.o.Poll
 	if err := sleep(ctx, b.r.SteadyWindow); err != nil {
 		return err
@@ -323,7 +323,7 @@ func (b *bench) steady(ctx context.Context) error {
 
 // drift is the drift phase: see drift.
 func (b *bench) drift(ctx context.Context) error {
-	b.ph.begin("drift")
+	b.ph.begin(ctx, "drift")
 	var err error
 	b.r.Drift, err = b.sys.drift(ctx, b.k, b.o, b.log)
 	// The provider's default --poll-jitter-percentage is 10 (cmd/provider/flags.go).
@@ -337,7 +337,7 @@ func (b *bench) drift(ctx context.Context) error {
 // the RoleAssignments on it, and with them last in the file the deletions kubectl submitted
 // first would wait for the rest of its submissions.
 func (b *bench) delete(ctx context.Context) error {
-	b.ph.begin("delete")
+	b.ph.begin(ctx, "delete")
 	t0 := time.Now()
 	if err := b.k.run(ctx, "delete", "--wait=false", "-f", b.teardown); err != nil {
 		return err

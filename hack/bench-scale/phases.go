@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"time"
 )
 
@@ -41,8 +42,8 @@ func sinceMeters(ms []cpuMeter, then []float64) []namedCPU {
 }
 
 // begin ends the current phase, if any, and starts phase name.
-func (p *phases) begin(name string) {
-	p.end()
+func (p *phases) begin(ctx context.Context, name string) {
+	p.end(ctx)
 	p.c.setPhase(name)
 	p.name, p.start = name, time.Now()
 	if p.ps != nil {
@@ -50,12 +51,12 @@ func (p *phases) begin(name string) {
 		p.ps.takeMax()
 	}
 	p.by0 = readMeters(p.meters)
-	p.api0 = p.api.read()
+	p.api0 = p.api.read(ctx)
 }
 
 // end closes the current phase. Its request counts are read in results, at the end of the run,
 // so that a response arriving after the phase ended still counts for the phase that sent it.
-func (p *phases) end() {
+func (p *phases) end(ctx context.Context) {
 	if p.name == "" {
 		return
 	}
@@ -67,7 +68,7 @@ func (p *phases) end() {
 	}
 	r.CPUBy = sinceMeters(p.meters, p.by0)
 	if p.api0 != nil {
-		r.APIWrites = apiWritesSince(p.api.read(), p.api0)
+		r.APIWrites = apiWritesSince(p.api.read(ctx), p.api0)
 	}
 	p.done = append(p.done, r)
 	p.name = ""
