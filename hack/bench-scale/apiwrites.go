@@ -11,7 +11,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 	"k8s.io/client-go/discovery"
-	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/rest"
 )
 
 // On this machine the API server and etcd take as much CPU in the apply as Keystone does, and
@@ -31,11 +31,7 @@ type apiWrites struct {
 	metrics func(ctx context.Context) ([]byte, error)
 }
 
-func newAPIWrites(kubeconfig string) (*apiWrites, error) {
-	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
-	if err != nil {
-		return nil, err
-	}
+func newAPIWrites(cfg *rest.Config) (*apiWrites, error) {
 	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 )
@@ -32,6 +33,8 @@ func (k *kube) gvr(resource string) schema.GroupVersionResource {
 
 // kube reads the workload's resources; writes go through kubectl, as a user's would.
 type kube struct {
+	// cfg reaches the bench's API server; the API write meter reads its metrics with it.
+	cfg        *rest.Config
 	dyn        dynamic.Interface
 	kubectl    string
 	kubeconfig string
@@ -50,7 +53,7 @@ func newKube(kubeconfig, kubectl, namespace string, kinds kubeKinds) (*kube, err
 	if err != nil {
 		return nil, err
 	}
-	return &kube{dyn: dyn, kubectl: kubectl, kubeconfig: kubeconfig, namespace: namespace, kinds: kinds}, nil
+	return &kube{cfg: cfg, dyn: dyn, kubectl: kubectl, kubeconfig: kubeconfig, namespace: namespace, kinds: kinds}, nil
 }
 
 // run runs kubectl with args against the bench's API server; its output goes to the bench's log.

@@ -245,7 +245,7 @@ func (b *bench) prepare(ctx context.Context) error {
 	if b.k, err = newKube(b.o.Kubeconfig, b.o.Kubectl, b.sys.namespace(), b.sys.kubeKinds()); err != nil {
 		return err
 	}
-	if b.api, err = newAPIWrites(b.o.Kubeconfig); err != nil {
+	if b.api, err = newAPIWrites(b.k.cfg); err != nil {
 		return err
 	}
 	b.setup = filepath.Join(b.o.Dir, "setup.yaml")
