@@ -42,8 +42,8 @@ func newAPIWrites(cfg *rest.Config) (*apiWrites, error) {
 }
 
 // read returns the writes served so far by "VERB resource[/subresource]", the resource with
-// its API group. An error returns nil: the phase then reports no writes rather than failing
-// the run.
+// its API group. An error returns nil: the phase then prints "not measured" rather than
+// failing the run.
 func (a *apiWrites) read(ctx context.Context) map[string]float64 {
 	if a == nil {
 		return nil
