@@ -106,7 +106,8 @@ echo $! >"$CP_PID"
 if [[ $SYSTEM == keystone ]]; then
   "$ROOT/hack/keystone.sh" start
   set -a; source "$STATE_DIR/keystone.env"; set +a
-  SYSTEM_ARGS=(-keystone-url "$KEYSTONE_URL" -ksfloor "$BIN/ksfloor" -cpu-of "keystone=$STATE_DIR/keystone/uwsgi.pid,controlplane=$CP_PID")
+  SYSTEM_ARGS=(-keystone-url "$KEYSTONE_URL" -ksfloor "$BIN/ksfloor" -cpu-of "keystone=$STATE_DIR/keystone/uwsgi.pid,controlplane=$CP_PID"
+    -server-log "$STATE_DIR/keystone/keystone.log")
 else
   # A fresh server on a free port with a fresh token (AUTHENTIK_TOKEN), as with-services.sh starts it.
   "$ROOT/hack/authentik.sh" start

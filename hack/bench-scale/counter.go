@@ -124,6 +124,9 @@ func (c *counter) statuses(p string) map[int]int {
 	return out
 }
 
+// issueToken is the template of a token request: a POST that writes no identity object.
+const issueToken = "POST /v3/auth/tokens"
+
 // tally sums counts: all requests, the writes among them, the token requests.
 type tally struct{ Total, Writes, Auth int }
 
@@ -134,7 +137,7 @@ func sumRequests(m map[string]int) tally {
 		switch {
 		case isWrite(k):
 			t.Writes += v
-		case k == "POST /v3/auth/tokens":
+		case k == issueToken:
 			t.Auth += v
 		}
 	}

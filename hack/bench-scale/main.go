@@ -65,6 +65,9 @@ type options struct {
 	// reports: the system's server and the control plane (hack/bench-scale.sh passes both,
 	// the server first: its wait for a core is reported too).
 	CPUOf []pidFile
+	// ServerLog is the system's request log (Keystone's uwsgi log), from which each phase's
+	// time in the server's worker is read; "" reads none.
+	ServerLog string
 }
 
 func main() {
@@ -95,6 +98,7 @@ func benchMain() error {
 	skip := flag.String("skip", "", "comma-separated steps to leave out: floor, tofu, drift, delete")
 	provArgs := flag.String("provider-args", "", "space-separated extra flags for the provider (--pprof-bind-address=ADDR also saves heap-<phase>.pb.gz in -dir)")
 	cpuOf := flag.String("cpu-of", "", "comma-separated NAME=PIDFILE: report each phase's CPU of the process in PIDFILE and its children as NAME, and for the first also the time it waited for a core as \"NAME waited\" (hack/bench-scale.sh passes the system's server first, then the control plane)")
+	flag.StringVar(&o.ServerLog, "server-log", "", "Keystone's request log (uwsgi's line per request; hack/bench-scale.sh passes hack/keystone.sh's): report how long its worker spent on each phase's requests, by method and path")
 	provEnv := flag.String("provider-env", "", "space-separated KEY=VALUE environment variables for the provider alone, e.g. GOMEMLIMIT=64MiB")
 	flag.Parse()
 	var err error
@@ -116,6 +120,11 @@ func benchMain() error {
 	r, err := run(ctx, o, os.Getenv, os.Stderr)
 	if err != nil {
 		r.Incomplete = err.Error()
+	}
+	if o.ServerLog != "" {
+		if lerr := readServerTimes(&r, o.ServerLog, time.Local); lerr != nil {
+			r.ServerLog = lerr.Error()
+		}
 	}
 	if werr := r.write(os.Stdout); werr != nil {
 		err = errors.Join(err, fmt.Errorf("writing the summary to stdout: %w", werr))
@@ -201,7 +210,8 @@ func (b *bench) floor(ctx context.Context) error {
 	}
 	b.r.FloorCreate, b.r.FloorDelete, b.r.FloorLine = fl.Create, fl.Delete, fl.Line
 	// The same CPU table row as a phase's: what Keystone could use with nothing else running.
-	b.r.Floor = &phaseResult{Name: "floor", Wall: time.Since(t0), CPUBy: sinceMeters(b.meters, cpu0)}
+	t1 := time.Now()
+	b.r.Floor = &phaseResult{Name: "floor", From: t0, To: t1, Wall: t1.Sub(t0), CPUBy: sinceMeters(b.meters, cpu0)}
 	return nil
 }
 
@@ -216,8 +226,10 @@ func (b *bench) tofu(ctx context.Context) error {
 	if err := s.connect(ctx); err != nil {
 		return err
 	}
+	t0 := time.Now()
 	var err error
 	b.r.Tofu, err = runTofu(ctx, b.o.Tofu, filepath.Join(b.o.Dir, "tofu"), s, b.log)
+	b.r.TofuRun = &phaseResult{Name: "opentofu", From: t0, To: time.Now()}
 	return err
 }
 

@@ -60,7 +60,8 @@ func (p *phases) end(ctx context.Context) {
 	if p.name == "" {
 		return
 	}
-	r := phaseResult{Name: p.name, Wall: time.Since(p.start)}
+	r := phaseResult{Name: p.name, From: p.start, To: time.Now()}
+	r.Wall = r.To.Sub(r.From)
 	if p.ps != nil {
 		r.CPU = p.ps.cpuSeconds() - p.cpu0
 		m := p.ps.takeMax()

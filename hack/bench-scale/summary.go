@@ -27,6 +27,11 @@ type phaseResult struct {
 	// APIWrites are the writes the API server served in the phase, by verb and resource (nil:
 	// not measured).
 	APIWrites map[string]int
+	// From and To are when the phase began and ended.
+	From, To time.Time
+	// ServerTime is how long the system's server spent on the phase's requests (every
+	// client's), by method and path template, from its request log (nil: not measured).
+	ServerTime map[string]serverTime
 }
 
 // namedCPU is the CPU seconds one meter counted in a phase.
@@ -81,8 +86,13 @@ type result struct {
 	// Cores is how many cores the machine has, for the CPU table.
 	Cores int
 	// Floor is the floor's run (create and delete) as a phase, for its row of the CPU table.
-	Floor      *phaseResult
+	Floor *phaseResult
+	// TofuRun is OpenTofu's apply and destroy as a phase, for the server's time (nil: not run).
+	TofuRun    *phaseResult
 	Incomplete string // why the run stopped early, if it did
+	// ServerLog says why the server's time per phase was not read from its log ("": it was,
+	// or no log was given).
+	ServerLog string
 }
 
 // ratio is a/b, or 0 when b is unknown.
@@ -183,6 +193,7 @@ func (r result) write(w io.Writer) error {
 	for _, ph := range r.Phases {
 		p("  %-8s %s", ph.Name, apiWritesLine(ph.APIWrites))
 	}
+	r.serverTimeSection(p)
 	p("")
 	p("requests by method and path, per phase:")
 	for _, ph := range r.Phases {
@@ -255,4 +266,33 @@ func cores(s float64, wall time.Duration) string {
 		return fmt.Sprintf("%.2f", s)
 	}
 	return fmt.Sprintf("%.2f (%.2f)", s, s/wall.Seconds())
+}
+
+// serverTimeLimit is how many templates each phase's server time lists.
+const serverTimeLimit = 8
+
+// serverTimeSection prints how long the server's worker spent on each phase's requests (the
+// floor's and OpenTofu's first), when its log was read or failed to be.
+func (r result) serverTimeSection(p func(string, ...any)) {
+	phases := serverPhases(&r)
+	read := false
+	for _, ph := range phases {
+		read = read || ph.ServerTime != nil
+	}
+	if !read && r.ServerLog == "" {
+		return
+	}
+	p("")
+	p("%s's worker time per phase (its request log: the time each request took, every client's, by the second it started; one worker serves one request at a time):", r.System)
+	if r.ServerLog != "" {
+		p("  not measured: %s", r.ServerLog)
+		return
+	}
+	for _, ph := range phases {
+		lines := serverTimeLines(ph.ServerTime, serverTimeLimit)
+		p("  %-8s %s", ph.Name, lines[0])
+		for _, l := range lines[1:] {
+			p("  %8s %s", "", l)
+		}
+	}
 }
