@@ -154,7 +154,7 @@ http-keepalive = 1
 http-timeout = 300
 socket = $dir/uwsgi.sock
 buffer-size = 65535
-wsgi-file = /usr/bin/keystone-wsgi-public
+wsgi-file = $ROOT/hack/keystone-wsgi.py
 env = OS_KEYSTONE_CONFIG_FILES=$dir/keystone.conf
 master = true
 processes = 1

@@ -225,7 +225,6 @@ func TestRoleDeletionBlockedByHandmadeAssignmentAndRule(t *testing.T) {
 		&gophercloud.RequestOpts{OkCodes: []int{http.StatusCreated}}); err != nil {
 		t.Fatalf("cannot add an implied-role rule by hand: %v", err)
 	}
-	t.Cleanup(func() { keystone.delRule(t, roleID, implied) })
 
 	deleteResource(t, role)
 	waitDeletionBlocked(t, role, adoption.ReasonForeignDependents, "role e2e-casc-role to group g on project p",

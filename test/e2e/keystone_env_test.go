@@ -107,16 +107,6 @@ func (k *keystoneEnv) del(t *testing.T, path ...string) {
 	}
 }
 
-// delRule deletes the implied-role rule "prior implies implied" by hand, if it still exists.
-// Delete a hand-made rule before either of its roles: on sqlite (these tests' Keystone)
-// Keystone deletes a role without its rules, and GET /v3/role_inferences then fails on the
-// rule left behind with a 500 that uwsgi's HTTP router never delivers. Every later Role
-// deletion of the run, whose guard lists the rules, then waits out its deadline.
-func (k *keystoneEnv) delRule(t *testing.T, prior, implied string) {
-	t.Helper()
-	k.del(t, "roles", prior, "implies", implied)
-}
-
 // deleteDomain disables then deletes a hand-made domain, if it still exists.
 func (k *keystoneEnv) deleteDomain(t *testing.T, id string) {
 	t.Helper()
@@ -138,4 +128,33 @@ func field(t *testing.T, raw json.RawMessage, singular, key string) any {
 		t.Fatalf("cannot decode %s: %v", raw, err)
 	}
 	return m[singular][key]
+}
+
+// The tests' Keystone enforces sqlite's foreign keys (hack/keystone-wsgi.py) as MySQL does, so
+// what Keystone leaves to ON DELETE CASCADE goes: here a role deleted by hand takes its
+// implied-role rules with it. Without them the rule stays behind pointing at no role (Keystone
+// then answers 404 for the prior role's rules and fails GET /v3/role_inferences), and a deleted
+// user's application credentials leave rows that fail a later user's first credential.
+func TestKeystoneEnforcesForeignKeys(t *testing.T) {
+	t.Parallel()
+	prior := keystone.post(t, "roles", "role", map[string]any{"name": "e2e-fk-prior"})
+	t.Cleanup(func() { keystone.del(t, "roles", prior) })
+	implied := keystone.post(t, "roles", "role", map[string]any{"name": "e2e-fk-implied"})
+	if _, err := keystone.sc.Put(context.Background(), keystone.sc.ServiceURL("roles", prior, "implies", implied), nil, nil,
+		&gophercloud.RequestOpts{OkCodes: []int{http.StatusCreated}}); err != nil {
+		t.Fatalf("cannot add an implied-role rule by hand: %v", err)
+	}
+	keystone.del(t, "roles", implied)
+
+	var out struct {
+		Inference struct {
+			Implies []json.RawMessage `json:"implies"`
+		} `json:"role_inference"`
+	}
+	if _, err := keystone.sc.Get(context.Background(), keystone.sc.ServiceURL("roles", prior, "implies"), &out, nil); err != nil {
+		t.Fatalf("the rule outlived its implied role (Keystone runs without sqlite's foreign keys: see hack/keystone-wsgi.py): %v", err)
+	}
+	if len(out.Inference.Implies) != 0 {
+		t.Errorf("the rule outlived its implied role: %s", out.Inference.Implies)
+	}
 }
