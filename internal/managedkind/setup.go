@@ -149,7 +149,10 @@ func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVer
 		return errors.Wrapf(err, "cannot index %s by the parts of its external name", gvk.Kind)
 	}
 	r := managed.NewReconciler(writerManager{Manager: mgr, writer: w}, resource.ManagedKind(gvk), opts...)
-	b := ctrl.NewControllerManagedBy(mgr).
+	// The controller is built now, so that a mistake in it fails the setup, but runs only from
+	// the kind's first resource on (firststart.go).
+	held := &heldManager{Manager: mgr}
+	b := ctrl.NewControllerManagedBy(held).
 		Named(name).
 		WithOptions(controllerOptions(o, gvk.GroupKind().String())).
 		WithEventFilter(resource.DesiredStateChanged())
@@ -163,7 +166,14 @@ func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVer
 		gk := gvk.GroupKind().String()
 		b = b.Watches(obj, enqueueAndTell(gk, o.Waker)).WatchesRawSource(o.Waker.source(gk))
 	}
-	return b.Complete(ratelimiter.NewReconciler(name, errors.WithSilentRequeueOnConflict(r), o.GlobalRateLimiter))
+	if err := b.Complete(ratelimiter.NewReconciler(name, errors.WithSilentRequeueOnConflict(r), o.GlobalRateLimiter)); err != nil {
+		return err
+	}
+	inf, err := informerOf(mgr.GetCache(), obj)
+	if err != nil {
+		return errors.Wrapf(err, "cannot get the informer of %s", gvk.Kind)
+	}
+	return startOnFirst(inf, held.release, mgr.GetLogger().WithValues("controller", name))
 }
 
 // enqueueAndTell enqueues the resource of each event of kind gk and tells the Waker about it:
