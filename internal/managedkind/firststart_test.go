@@ -8,247 +8,332 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
-	toolscache "k8s.io/client-go/tools/cache"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/prometheus/common/expfmt"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/statemetrics"
+
+	nsv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/namespaced/keystone/v1alpha1"
 )
 
-// addRecorder is a manager that records the runnables added to it, or refuses them with err.
+var projectGVK = nsv1alpha1.SchemeGroupVersion.WithKind("Project")
+
+// A step is what the fake API server answers to one list or watch, in order.
+type step struct {
+	// items is how many resources the list finds; listErr fails it instead.
+	items   int
+	listErr error
+	// watchErr fails the watch that follows an empty list; events are what it sends, then it
+	// ends (or stays open when open).
+	watchErr error
+	events   []watch.Event
+	open     bool
+}
+
+// scriptedWatcher is a client.WithWatch whose lists and watches answer steps in turn, and
+// records what it was asked.
+type scriptedWatcher struct {
+	client.WithWatch
+
+	mu    sync.Mutex
+	steps []step
+	asked []string
+}
+
+func (s *scriptedWatcher) next(what string) step {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.asked = append(s.asked, what)
+	if len(s.steps) == 0 {
+		return step{open: true}
+	}
+	return s.steps[0]
+}
+
+func (s *scriptedWatcher) List(_ context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	st := s.next("list")
+	lo := (&client.ListOptions{}).ApplyOptions(opts)
+	if lo.Limit != 1 {
+		return errors.Errorf("listed with limit %d, want 1", lo.Limit)
+	}
+	if st.listErr != nil {
+		s.pop()
+		return st.listErr
+	}
+	l := list.(*metav1.PartialObjectMetadataList)
+	l.ResourceVersion = "7"
+	for range st.items {
+		l.Items = append(l.Items, metav1.PartialObjectMetadata{})
+	}
+	if st.items > 0 {
+		s.pop()
+	}
+	return nil
+}
+
+func (s *scriptedWatcher) Watch(_ context.Context, _ client.ObjectList, opts ...client.ListOption) (watch.Interface, error) {
+	st := s.next("watch")
+	s.pop()
+	if rv := (&client.ListOptions{}).ApplyOptions(opts).Raw.ResourceVersion; rv != "7" {
+		return nil, errors.Errorf("watched from resource version %q, want the list's 7", rv)
+	}
+	if st.watchErr != nil {
+		return nil, st.watchErr
+	}
+	w := watch.NewFakeWithChanSize(len(st.events), false)
+	for _, ev := range st.events {
+		w.Action(ev.Type, ev.Object)
+	}
+	if !st.open {
+		w.Stop()
+	}
+	return w, nil
+}
+
+func (s *scriptedWatcher) pop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.steps) > 0 {
+		s.steps = s.steps[1:]
+	}
+}
+
+func (s *scriptedWatcher) calls() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.asked...)
+}
+
+func TestWaitForFirst(t *testing.T) {
+	firstRetryMin, firstRetryMax = time.Millisecond, 4*time.Millisecond
+	t.Cleanup(func() { firstRetryMin, firstRetryMax = time.Second, time.Minute })
+	obj := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: "p", ResourceVersion: "8"}}
+	gone := &metav1.Status{Status: metav1.StatusFailure, Code: 410, Reason: metav1.StatusReasonExpired, Message: "too old"}
+	errBoom := errors.New("boom")
+	cases := map[string]struct {
+		reason string
+		steps  []step
+		// cancel: the context ends instead, after this long.
+		cancel time.Duration
+		found  bool
+		calls  []string
+	}{
+		"Exists": {
+			reason: "A resource that exists when the kind is set up is found by the list alone.",
+			steps:  []step{{items: 1}},
+			found:  true,
+			calls:  []string{"list"},
+		},
+		"Added": {
+			reason: "Without a resource, the watch from the list's version tells of the first one added.",
+			steps:  []step{{events: []watch.Event{{Type: watch.Added, Object: obj}}}},
+			found:  true,
+			calls:  []string{"list", "watch"},
+		},
+		"DeletedAndBookmarkAreNotResources": {
+			reason: "A deletion or a bookmark does not say a resource exists; the modification after them does.",
+			steps: []step{{events: []watch.Event{
+				{Type: watch.Deleted, Object: obj}, {Type: watch.Bookmark, Object: obj}, {Type: watch.Modified, Object: obj},
+			}}},
+			found: true,
+			calls: []string{"list", "watch"},
+		},
+		"WatchEnds": {
+			reason: "A watch the API server ends is followed by a new list.",
+			steps:  []step{{}, {items: 1}},
+			found:  true,
+			calls:  []string{"list", "watch", "list"},
+		},
+		"WatchExpired": {
+			reason: "A watch that fails (its version too old) is followed by a new list after a pause.",
+			steps:  []step{{events: []watch.Event{{Type: watch.Error, Object: gone}}}, {items: 1}},
+			found:  true,
+			calls:  []string{"list", "watch", "list"},
+		},
+		"ListFails": {
+			reason: "A failed list is tried again after a pause.",
+			steps:  []step{{listErr: errBoom}, {listErr: errBoom}, {items: 1}},
+			found:  true,
+			calls:  []string{"list", "list", "list"},
+		},
+		"WatchFails": {
+			reason: "A refused watch is followed by a new list after a pause.",
+			steps:  []step{{watchErr: apierrors.NewForbidden(schema.GroupResource{}, "", errBoom)}, {items: 1}},
+			found:  true,
+			calls:  []string{"list", "watch", "list"},
+		},
+		"Stopped": {
+			reason: "A provider that stops before the kind has a resource stops waiting, having found none.",
+			steps:  []step{{open: true}},
+			cancel: 50 * time.Millisecond,
+			found:  false,
+			calls:  []string{"list", "watch"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := &scriptedWatcher{steps: tc.steps}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if tc.cancel > 0 {
+				ctx, cancel = context.WithTimeout(ctx, tc.cancel)
+				defer cancel()
+			}
+			found := waitForFirst(ctx, c, projectGVK, logr.Discard())
+			if found != tc.found {
+				t.Errorf("%s\nwaitForFirst: got %t, want %t", tc.reason, found, tc.found)
+			}
+			if diff := cmp.Diff(tc.calls, c.calls()); diff != "" {
+				t.Errorf("%s\ncalls: -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+// addRecorder is a manager that keeps the runnables added to it.
 type addRecorder struct {
 	ctrl.Manager
 
-	mu    sync.Mutex
-	added []string
-	err   error
+	added []manager.Runnable
 }
 
 func (m *addRecorder) Add(r manager.Runnable) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.err != nil {
-		return m.err
-	}
-	m.added = append(m.added, string(r.(namedRunnable)))
+	m.added = append(m.added, r)
 	return nil
 }
 
-func (m *addRecorder) names() []string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]string(nil), m.added...)
-}
+func (m *addRecorder) GetLogger() logr.Logger { return logr.Discard() }
 
-type namedRunnable string
-
-func (namedRunnable) Start(context.Context) error { return nil }
-
-func TestHeldManager(t *testing.T) {
+func TestFirstResourcesWait(t *testing.T) {
 	errBoom := errors.New("boom")
+	kind := projectGVK.GroupKind().String()
 	cases := map[string]struct {
-		reason string
-		steps  func(m *heldManager) error
-		refuse error
-		want   []string
-		err    error
+		reason   string
+		steps    []step
+		setupErr error
+		cancel   bool
+		setups   int
+		waiting  bool
 	}{
-		"HeldUntilRelease": {
-			reason: "What the builder adds before release reaches the manager only then.",
-			steps: func(m *heldManager) error {
-				if err := m.Add(namedRunnable("controller")); err != nil {
-					return err
-				}
-				if got := m.Manager.(*addRecorder).names(); len(got) != 0 {
-					return errors.Errorf("added before release: %v", got)
-				}
-				return m.release()
-			},
-			want: []string{"controller"},
-		},
-		"ReleasedOnce": {
-			reason: "A second release adds nothing again.",
-			steps: func(m *heldManager) error {
-				_ = m.Add(namedRunnable("controller"))
-				_ = m.release()
-				return m.release()
-			},
-			want: []string{"controller"},
-		},
-		"AddAfterRelease": {
-			reason: "Once released, what is added goes to the manager at once.",
-			steps: func(m *heldManager) error {
-				_ = m.release()
-				return m.Add(namedRunnable("late"))
-			},
-			want: []string{"late"},
-		},
-		"RefusedByManager": {
-			reason: "The manager's refusal (it is stopping, say) is release's error.",
-			steps: func(m *heldManager) error {
-				_ = m.Add(namedRunnable("controller"))
-				return m.release()
-			},
-			refuse: errBoom,
-			err:    errBoom,
-		},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			rec := &addRecorder{err: tc.refuse}
-			err := tc.steps(&heldManager{Manager: rec})
-			if diff := cmp.Diff(tc.err, err, cmpopts.EquateErrors()); diff != "" {
-				t.Errorf("%s\nerror: -want, +got:\n%s", tc.reason, diff)
-			}
-			if diff := cmp.Diff(tc.want, rec.names(), cmpopts.EquateEmpty()); diff != "" {
-				t.Errorf("%s\nadded: -want, +got:\n%s", tc.reason, diff)
-			}
-		})
-	}
-}
-
-// fakeHost is an informer that hands every event to the handlers added to it and counts the
-// handlers removed.
-type fakeHost struct {
-	mu       sync.Mutex
-	handlers map[*fakeRegistration]toolscache.ResourceEventHandler
-	removed  int
-	addErr   error
-}
-
-type fakeRegistration struct {
-	toolscache.ResourceEventHandlerRegistration
-}
-
-func (h *fakeHost) AddEventHandler(handler toolscache.ResourceEventHandler) (toolscache.ResourceEventHandlerRegistration, error) {
-	if h.addErr != nil {
-		return nil, h.addErr
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	reg := &fakeRegistration{}
-	if h.handlers == nil {
-		h.handlers = map[*fakeRegistration]toolscache.ResourceEventHandler{}
-	}
-	h.handlers[reg] = handler
-	return reg, nil
-}
-
-func (h *fakeHost) RemoveEventHandler(handle toolscache.ResourceEventHandlerRegistration) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	reg, ok := handle.(*fakeRegistration)
-	if !ok || h.handlers[reg] == nil {
-		return errors.New("not registered")
-	}
-	delete(h.handlers, reg)
-	h.removed++
-	return nil
-}
-
-func (h *fakeHost) each(fn func(toolscache.ResourceEventHandler)) {
-	h.mu.Lock()
-	hs := make([]toolscache.ResourceEventHandler, 0, len(h.handlers))
-	for _, hd := range h.handlers {
-		hs = append(hs, hd)
-	}
-	h.mu.Unlock()
-	for _, hd := range hs {
-		fn(hd)
-	}
-}
-
-func (h *fakeHost) state() (handlers, removed int) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return len(h.handlers), h.removed
-}
-
-func TestStartOnFirst(t *testing.T) {
-	type want struct {
-		starts   int
-		handlers int
-		removed  int
-	}
-	cases := map[string]struct {
-		reason string
-		events func(h *fakeHost)
-		want   want
-	}{
-		"NoResource": {
-			reason: "Without a resource of the kind nothing starts and the listener stays.",
-			events: func(*fakeHost) {},
-			want:   want{starts: 0, handlers: 1, removed: 0},
-		},
 		"FirstResource": {
-			reason: "The first resource (or the resources that exist when the informer syncs) starts the controller once, and the listener goes.",
-			events: func(h *fakeHost) {
-				h.each(func(hd toolscache.ResourceEventHandler) {
-					hd.OnAdd("a", true)
-					hd.OnAdd("b", true)
-					hd.OnUpdate("a", "a")
-				})
-			},
-			want: want{starts: 1, handlers: 0, removed: 1},
+			reason:  "The kind is set up once its first resource appears, and waits no more.",
+			steps:   []step{{items: 1}},
+			setups:  1,
+			waiting: false,
 		},
-		"UpdateOnly": {
-			reason: "An update also tells of a resource.",
-			events: func(h *fakeHost) {
-				h.each(func(hd toolscache.ResourceEventHandler) { hd.OnUpdate("a", "a") })
-			},
-			want: want{starts: 1, handlers: 0, removed: 1},
+		"SetupFails": {
+			reason:   "A kind whose setup failed is not reported as waiting: reading it then fails visibly instead of finding nothing.",
+			steps:    []step{{items: 1}},
+			setupErr: errBoom,
+			setups:   1,
+			waiting:  false,
 		},
-		"DeleteOnly": {
-			reason: "A delete tells of no resource left: nothing starts.",
-			events: func(h *fakeHost) {
-				h.each(func(hd toolscache.ResourceEventHandler) { hd.OnDelete("a") })
-			},
-			want: want{starts: 0, handlers: 1, removed: 0},
+		"NoResource": {
+			reason:  "A kind without a resource is not set up and is still waiting when the provider stops.",
+			steps:   []step{{open: true}},
+			cancel:  true,
+			setups:  0,
+			waiting: true,
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			h := &fakeHost{}
-			var mu sync.Mutex
-			starts := 0
-			start := func() error {
-				mu.Lock()
-				defer mu.Unlock()
-				starts++
-				return nil
+			c := &scriptedWatcher{steps: tc.steps}
+			f := NewFirstResources()
+			f.newClient = func(ctrl.Manager) (client.WithWatch, error) { return c, nil }
+			mgr := &addRecorder{}
+			setups := 0
+			if err := f.wait(mgr, projectGVK, func(context.Context) error { setups++; return tc.setupErr }); err != nil {
+				t.Fatalf("wait: %v", err)
 			}
-			if err := startOnFirst(h, start, logr.Discard()); err != nil {
-				t.Fatalf("startOnFirst: %v", err)
+			if !f.Waiting(kind) {
+				t.Errorf("%s\nWaiting before the manager started: got false, want true", tc.reason)
 			}
-			tc.events(h)
-			if tc.want.starts == 0 {
-				// Nothing should start: give a wrongly started goroutine time to show.
-				time.Sleep(100 * time.Millisecond)
+			if len(mgr.added) != 1 {
+				t.Fatalf("wait added %d runnables to the manager, want 1", len(mgr.added))
 			}
-			got := want{}
-			// The start runs in a goroutine of its own: wait for what is expected, briefly.
-			for deadline := time.Now().Add(5 * time.Second); ; {
-				mu.Lock()
-				got.starts = starts
-				mu.Unlock()
-				got.handlers, got.removed = h.state()
-				if got == tc.want || time.Now().After(deadline) {
-					break
-				}
-				time.Sleep(5 * time.Millisecond)
+			r := mgr.added[0]
+			if le, ok := r.(manager.LeaderElectionRunnable); !ok || le.NeedLeaderElection() {
+				t.Errorf("the watch must run in every replica, not only the leader")
 			}
-			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
-				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
+			ctx, cancel := context.WithCancel(context.Background())
+			if tc.cancel {
+				time.AfterFunc(50*time.Millisecond, cancel)
+			}
+			defer cancel()
+			if err := r.Start(ctx); err != nil {
+				t.Errorf("%s\nStart: %v", tc.reason, err)
+			}
+			if setups != tc.setups {
+				t.Errorf("%s\nsetups: got %d, want %d", tc.reason, setups, tc.setups)
+			}
+			if got := f.Waiting(kind); got != tc.waiting {
+				t.Errorf("%s\nWaiting after Start: got %t, want %t", tc.reason, got, tc.waiting)
 			}
 		})
 	}
 }
 
-func TestStartOnFirstCannotListen(t *testing.T) {
+func TestFirstResourcesNoClient(t *testing.T) {
 	errBoom := errors.New("boom")
-	err := startOnFirst(&fakeHost{addErr: errBoom}, func() error { return nil }, logr.Discard())
-	if !errors.Is(err, errBoom) {
-		t.Errorf("startOnFirst with an informer that refuses handlers: got %v, want an error wrapping %v", err, errBoom)
+	f := NewFirstResources()
+	f.newClient = func(ctrl.Manager) (client.WithWatch, error) { return nil, errBoom }
+	mgr := &addRecorder{}
+	if err := f.wait(mgr, projectGVK, func(context.Context) error { return nil }); !errors.Is(err, errBoom) {
+		t.Errorf("wait without a client: got %v, want an error wrapping %v", err, errBoom)
+	}
+	if len(mgr.added) != 0 || f.Waiting(projectGVK.GroupKind().String()) {
+		t.Errorf("wait without a client added %d runnables and left the kind waiting: %t", len(mgr.added), f.Waiting(projectGVK.GroupKind().String()))
+	}
+}
+
+func TestNilFirstResourcesWaitsForNothing(t *testing.T) {
+	var f *FirstResources
+	if f.Waiting(projectGVK.GroupKind().String()) {
+		t.Error("a nil FirstResources says a kind is waiting")
+	}
+}
+
+// The zeros set for a waiting kind are the series its recorder writes once it runs.
+func TestZeroStateMetrics(t *testing.T) {
+	s := runtime.NewScheme()
+	if err := nsv1alpha1.SchemeBuilder.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	zeroed := statemetrics.NewMRStateMetrics()
+	zeroStateMetrics(zeroed, projectGVK)
+	recorded := statemetrics.NewMRStateMetrics()
+	rec := statemetrics.NewMRStateRecorder(fake.NewClientBuilder().WithScheme(s).Build(), logging.NewNopLogger(), recorded, &nsv1alpha1.ProjectList{}, time.Second)
+	if err := rec.Record(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for name, pair := range map[string][2]*prometheus.GaugeVec{
+		"exists": {zeroed.Exists, recorded.Exists},
+		"ready":  {zeroed.Ready, recorded.Ready},
+		"synced": {zeroed.Synced, recorded.Synced},
+	} {
+		want, err := testutil.CollectAndFormat(pair[1], expfmt.TypeTextPlain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := testutil.CollectAndFormat(pair[0], expfmt.TypeTextPlain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(want), string(got)); diff != "" {
+			t.Errorf("%s: -recorded, +zeroed:\n%s", name, diff)
+		}
 	}
 }

@@ -42,6 +42,9 @@ type Options struct {
 	// Passing lets the status of a reconcile that just created or deleted its object go
 	// unwritten (the reconcile that follows at once writes the one that stays); nil writes it.
 	Passing *PassingStatuses
+	// FirstResources sets each kind up once its first resource appears; nil sets every kind
+	// up at once.
+	FirstResources *FirstResources
 	// PollJitter moves each resource's next poll by a random duration up to this either way;
 	// zero polls at exactly PollInterval.
 	PollJitter time.Duration
@@ -53,7 +56,7 @@ func NewOptions(o controller.Options) Options {
 	e := clients.NewEndpoints(clients.DefaultEndpointLimits, o.Logger)
 	return Options{Options: o, Keystone: &keystone.Factory{Endpoints: e}, Authentik: &authentik.Factory{Endpoints: e},
 		Installations: &clients.Installations{}, Waker: NewWaker(), Deletions: adoption.NewDeletions(), Creates: NewCreatesAhead(),
-		Passing: NewPassingStatuses()}
+		Passing: NewPassingStatuses(), FirstResources: NewFirstResources()}
 }
 
 // SetEndpointLimits makes both systems' clients share one Endpoints with limits l.

@@ -59,6 +59,9 @@ type Owners struct {
 	Scheme *runtime.Scheme
 	// Waker, when set, wakes a deletion once the resources it waits for are gone.
 	Waker *Waker
+	// FirstResources, when set, tells the kinds that have had no resource yet: they are not
+	// set up (no informer, no index) and own nothing.
+	FirstResources *FirstResources
 }
 
 // Changes implements adoption.Waiter.
@@ -142,7 +145,8 @@ func (o Owners) ByExternalNamePart(ctx context.Context, kind, part string) ([]ad
 func (o Owners) inBothScopes(ctx context.Context, kind, field, value string, visit func(res string, mg resource.Managed) bool) error {
 	for _, k := range []string{kind, otherScope(kind)} {
 		list, ok := o.newObject(k, "List").(resource.ManagedList)
-		if k == "" || !ok {
+		if k == "" || !ok || o.FirstResources.Waiting(k) {
+			// A kind still waiting for its first resource has none to own anything.
 			continue
 		}
 		err := o.Kube.List(ctx, list, client.MatchingFields{field: value})

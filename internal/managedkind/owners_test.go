@@ -181,3 +181,37 @@ func TestOwnersByExternalNamePart(t *testing.T) {
 		t.Errorf("ByExternalNamePart(project/p1): -want +got:\n%s", diff)
 	}
 }
+
+// A kind still waiting for its first resource is not set up (no informer, no index) and is not
+// asked: it has no resource to own anything. Asked, its list would fail for want of the index.
+func TestOwnersSkipKindsWaitingForTheirFirstResource(t *testing.T) {
+	s := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{clusterv1alpha1.SchemeBuilder.AddToScheme, nsv1alpha1.SchemeBuilder.AddToScheme} {
+		if err := add(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cra := &clusterv1alpha1.RoleAssignment{ObjectMeta: metav1.ObjectMeta{Name: "c"}}
+	cra.SetManagementPolicies(xpv2.ManagementPolicies{xpv2.ManagementActionAll})
+	cra.SetDeletionPolicy(xpv2.DeletionDelete)
+	meta.SetExternalName(cra, "project/p1/user/u1/role/r1")
+	// Only the cluster-scoped kind is indexed, as only it is set up.
+	kube := fake.NewClientBuilder().WithScheme(s).WithObjects(cra).
+		WithIndex(&clusterv1alpha1.RoleAssignment{}, IndexExternalNameParts, externalNamePartsIndex).Build()
+	clusterKind, nsKind := clusterv1alpha1.RoleAssignmentGroupKind.String(), nsv1alpha1.RoleAssignmentGroupKind.String()
+
+	if _, err := (Owners{Kube: kube, Scheme: s}).ByExternalNamePart(context.Background(), clusterKind, "project/p1"); err == nil {
+		t.Fatal("asking the kind that is not set up did not fail: this test no longer shows that it is skipped")
+	}
+
+	f := NewFirstResources()
+	f.waiting[nsKind] = true
+	got, err := Owners{Kube: kube, Scheme: s, FirstResources: f}.ByExternalNamePart(context.Background(), clusterKind, "project/p1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []adoption.PartOwner{{OwnerState: adoption.OwnerState{Resource: clusterKind + "/c"}, ExternalName: "project/p1/user/u1/role/r1"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ByExternalNamePart(project/p1) with the namespaced kind waiting: -want +got:\n%s", diff)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -58,7 +59,7 @@ func SetupKind[MR adoption.Managed, C any, O any](mgr ctrl.Manager, o Options, k
 		GroupKind:     gk,
 		Kind:          k,
 	})
-	c.Owners = Owners{Kube: mgr.GetClient(), Scheme: mgr.GetScheme(), Waker: o.Waker}
+	c.Owners = Owners{Kube: mgr.GetClient(), Scheme: mgr.GetScheme(), Waker: o.Waker, FirstResources: o.FirstResources}
 	c.Deletions = o.Deletions
 	c.Creates = o.Creates
 	c.Passing = o.Passing
@@ -98,8 +99,26 @@ func ownFinalizer(w client.Client, o Options) resource.Finalizer {
 }
 
 // Setup adds a controller for one managed kind. extra options are applied after the common
-// ones (a kind that marks the resources it uses passes MarksUsed, for example).
+// ones (a kind that marks the resources it uses passes MarksUsed, for example). With
+// o.FirstResources the kind is set up once its first resource appears (firststart.go); its
+// state metrics say 0 until then.
 func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, obj MR, c managed.TypedExternalConnector[MR], extra ...managed.ReconcilerOption) error {
+	if _, ok := resource.MustCreateObject(gvk.GroupVersion().WithKind(gvk.Kind+"List"), mgr.GetScheme()).(resource.ManagedList); !ok {
+		return errors.Errorf("%sList is not a managed resource list", gvk.Kind)
+	}
+	if o.FirstResources == nil {
+		return setupNow(context.Background(), mgr, o, gvk, obj, c, extra...)
+	}
+	if o.MetricOptions != nil {
+		zeroStateMetrics(o.MetricOptions.MRStateMetrics, gvk)
+	}
+	return o.FirstResources.wait(mgr, gvk, func(ctx context.Context) error {
+		return setupNow(ctx, mgr, o, gvk, obj, c, extra...)
+	})
+}
+
+// setupNow is Setup without waiting for a first resource.
+func setupNow[MR resource.Managed](ctx context.Context, mgr ctrl.Manager, o Options, gvk schema.GroupVersionKind, obj MR, c managed.TypedExternalConnector[MR], extra ...managed.ReconcilerOption) error {
 	name := managed.ControllerName(gvk.GroupKind().String())
 	// The reconciler writes through a PolicyAwareWriter: without LateInitialize, its updates of
 	// the resource (finalizer, annotations) must not persist resolved references or defaults.
@@ -142,17 +161,14 @@ func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVer
 		}
 	}
 	opts = append(opts, extra...)
-	if err := mgr.GetFieldIndexer().IndexField(context.Background(), obj, IndexExternalName, externalNameIndex); err != nil {
+	if err := mgr.GetFieldIndexer().IndexField(ctx, obj, IndexExternalName, externalNameIndex); err != nil {
 		return errors.Wrapf(err, "cannot index %s by external name", gvk.Kind)
 	}
-	if err := mgr.GetFieldIndexer().IndexField(context.Background(), obj, IndexExternalNameParts, externalNamePartsIndex); err != nil {
+	if err := mgr.GetFieldIndexer().IndexField(ctx, obj, IndexExternalNameParts, externalNamePartsIndex); err != nil {
 		return errors.Wrapf(err, "cannot index %s by the parts of its external name", gvk.Kind)
 	}
 	r := managed.NewReconciler(writerManager{Manager: mgr, writer: w}, resource.ManagedKind(gvk), opts...)
-	// The controller is built now, so that a mistake in it fails the setup, but runs only from
-	// the kind's first resource on (firststart.go).
-	held := &heldManager{Manager: mgr}
-	b := ctrl.NewControllerManagedBy(held).
+	b := ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(controllerOptions(o, gvk.GroupKind().String())).
 		WithEventFilter(resource.DesiredStateChanged())
@@ -166,14 +182,19 @@ func Setup[MR resource.Managed](mgr ctrl.Manager, o Options, gvk schema.GroupVer
 		gk := gvk.GroupKind().String()
 		b = b.Watches(obj, enqueueAndTell(gk, o.Waker)).WatchesRawSource(o.Waker.source(gk))
 	}
-	if err := b.Complete(ratelimiter.NewReconciler(name, errors.WithSilentRequeueOnConflict(r), o.GlobalRateLimiter)); err != nil {
-		return err
+	return b.Complete(ratelimiter.NewReconciler(name, errors.WithSilentRequeueOnConflict(r), o.GlobalRateLimiter))
+}
+
+// zeroStateMetrics sets the state metrics of gvk, a kind whose recorder has not started, to 0,
+// with the labels the recorder gives them.
+func zeroStateMetrics(m *statemetrics.MRStateMetrics, gvk schema.GroupVersionKind) {
+	if m == nil {
+		return
 	}
-	inf, err := informerOf(mgr.GetCache(), obj)
-	if err != nil {
-		return errors.Wrapf(err, "cannot get the informer of %s", gvk.Kind)
-	}
-	return startOnFirst(inf, held.release, mgr.GetLogger().WithValues("controller", name))
+	labels := prometheus.Labels{"gvk": gvk.String()}
+	m.Exists.With(labels).Set(0)
+	m.Ready.With(labels).Set(0)
+	m.Synced.With(labels).Set(0)
 }
 
 // enqueueAndTell enqueues the resource of each event of kind gk and tells the Waker about it:
