@@ -24,15 +24,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
-	xpcontroller "github.com/crossplane/crossplane-runtime/v2/pkg/controller"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
-
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/controller"
-	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 )
 
 // pollInterval is short so that drift and conflict resolution show within a test's patience.
@@ -111,14 +105,7 @@ func run(m *testing.M) int {
 		// The provider's cache: what the controllers read is what they read in production.
 		Cache: controller.CacheOptions(nil), NewClient: controller.NewClient})
 	must(err)
-	o := managedkind.NewOptions(xpcontroller.Options{
-		Logger:                  logging.NewLogrLogger(ctrl.Log.WithName("provider")),
-		MaxConcurrentReconciles: 10,
-		PollInterval:            pollInterval,
-		GlobalRateLimiter:       ratelimiter.NewGlobal(100),
-		Features:                &feature.Flags{},
-	})
-	o.Features.Enable(feature.EnableBetaManagementPolicies)
+	o := providerOptions("provider", 10)
 	// Reads are shared as in production, where a list answers for half the poll jitter.
 	o.SharedReads = clients.SharedReadOptions{Fresh: sharedReadsFresh, Window: pollInterval}
 	o.Keystone.Transport = counter

@@ -16,28 +16,18 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/yaml"
 
 	changelogsv1alpha1 "github.com/crossplane/crossplane-runtime/v2/apis/changelogs/proto/v1alpha1"
 	xpcontroller "github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	ksv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
-	"github.com/crossplane-contrib/provider-identity/internal/controller"
-	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 )
 
 // With safe-start, Crossplane installs a managed kind's CRD only when the kind is activated. The
@@ -49,57 +39,20 @@ func TestSafeStartSetsAKindUpWhenItsCRDArrives(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-
-	check := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	check := fatalOnError(t)
 	configCRDs, domainCRD := packageCRDs(t)
-	sch := runtime.NewScheme()
-	check(controller.AddToScheme(sch))
-	env := &envtest.Environment{CRDs: configCRDs, Scheme: sch}
-	cfg, err := env.Start()
-	if err != nil {
-		t.Fatalf("cannot start the control plane: %v", err)
-	}
-	defer func() { _ = env.Stop() }()
-	k, err := client.New(cfg, client.Options{Scheme: sch})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, sch, k := privateControlPlane(ctx, t, configCRDs, "e2e-safestart")
 
 	entries := serveChangeLogs(t)
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: sch, Metrics: metricsserver.Options{BindAddress: "0"},
-		Cache: controller.CacheOptions(nil), NewClient: controller.NewClient,
-		// The controllers have the names of those of the shared manager in this process.
-		Controller: ctrlconfig.Controller{SkipNameValidation: ptr(true)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := managedkind.NewOptions(xpcontroller.Options{
-		Logger:                  logging.NewLogrLogger(ctrl.Log.WithName("provider-safestart")),
-		MaxConcurrentReconciles: 2,
-		PollInterval:            pollInterval,
-		GlobalRateLimiter:       ratelimiter.NewGlobal(100),
-		Features:                &feature.Flags{},
-		ChangeLogOptions:        &xpcontroller.ChangeLogOptions{ChangeLogger: entries.logger(t)},
-	})
-	o.Features.Enable(feature.EnableBetaManagementPolicies)
+	o := providerOptions("provider-safestart", 2)
+	o.ChangeLogOptions = &xpcontroller.ChangeLogOptions{ChangeLogger: entries.logger(t)}
 	o.Features.Enable(feature.EnableAlphaChangeLogs)
-	if err := controller.SetupSafeStart(mgr, o); err != nil {
-		t.Fatalf("SetupSafeStart: %v", err)
-	}
-	stopped := make(chan error, 1)
-	go func() { stopped <- mgr.Start(ctx) }()
+	stopped, stop := startPrivateProvider(ctx, t, cfg, sch, o)
+	defer stop()
 
 	// Ungated: the ProviderConfig controllers authenticate while no managed kind has a CRD.
-	check(k.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "crossplane-system"}}))
-	check(k.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "crossplane-system", Name: "keystone-admin"},
-		StringData: map[string]string{"password": os.Getenv("KEYSTONE_ADMIN_PASSWORD")}}))
-	pc := keystoneProviderConfig("keystone", "e2e-safestart", "keystone-admin")
-	check(k.Create(ctx, pc))
+	pc := &identityv1alpha1.ProviderConfig{}
+	pc.SetName("keystone")
 	eventually(t, 30*time.Second, "the ProviderConfig to authenticate before any managed kind's CRD is installed", func() bool {
 		check(k.Get(ctx, keyOf(pc), pc))
 		return pc.GetCondition(identityv1alpha1.ConditionTypeAuthenticated).Status == corev1.ConditionTrue
