@@ -109,24 +109,28 @@ var (
 // waitForFirst returns true once a resource of gvk exists, false when ctx is done first. It
 // lists one resource's metadata and, while there is none, watches from that list until one is
 // added; when the watch ends (the API server ends every watch after a while) or fails, it
-// lists again, after a pause that doubles while lists or watches keep failing.
+// lists again after a pause, one that doubles while lists or watches keep failing.
 func waitForFirst(ctx context.Context, c client.WithWatch, gvk schema.GroupVersionKind, log logr.Logger) bool {
 	pause := firstRetryMin
 	for ctx.Err() == nil {
 		found, err := firstOnce(ctx, c, gvk)
-		switch {
-		case found:
+		if found {
 			return true
-		case err == nil:
-			pause = firstRetryMin
-			continue
 		}
-		log.V(1).Info("cannot watch for the kind's first resource; trying again", "error", err.Error(), "after", pause.String())
+		// A watch the API server ended is listed again after the shortest pause, so that a
+		// server ending watches at once cannot make this a loop of lists; the list finds what
+		// was made meanwhile.
+		wait := firstRetryMin
+		if err != nil {
+			wait, pause = pause, min(2*pause, firstRetryMax)
+			log.V(1).Info("cannot watch for the kind's first resource; trying again", "error", err.Error(), "after", wait.String())
+		} else {
+			pause = firstRetryMin
+		}
 		select {
 		case <-ctx.Done():
-		case <-time.After(pause):
+		case <-time.After(wait):
 		}
-		pause = min(2*pause, firstRetryMax)
 	}
 	return false
 }

@@ -117,7 +117,7 @@ func (s *scriptedWatcher) calls() []string {
 }
 
 func TestWaitForFirst(t *testing.T) {
-	firstRetryMin, firstRetryMax = time.Millisecond, 4*time.Millisecond
+	firstRetryMin, firstRetryMax = 10*time.Millisecond, 40*time.Millisecond
 	t.Cleanup(func() { firstRetryMin, firstRetryMax = time.Second, time.Minute })
 	obj := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: "p", ResourceVersion: "8"}}
 	gone := &metav1.Status{Status: metav1.StatusFailure, Code: 410, Reason: metav1.StatusReasonExpired, Message: "too old"}
@@ -129,6 +129,8 @@ func TestWaitForFirst(t *testing.T) {
 		cancel time.Duration
 		found  bool
 		calls  []string
+		// pauses: how many pauses of at least firstRetryMin must have passed.
+		pauses int
 	}{
 		"Exists": {
 			reason: "A resource that exists when the kind is set up is found by the list alone.",
@@ -155,6 +157,14 @@ func TestWaitForFirst(t *testing.T) {
 			steps:  []step{{}, {items: 1}},
 			found:  true,
 			calls:  []string{"list", "watch", "list"},
+			pauses: 1,
+		},
+		"WatchesEndAtOnce": {
+			reason: "A server that ends every watch at once gets a list only after each pause, never a loop of lists.",
+			steps:  []step{{}, {}, {}, {items: 1}},
+			found:  true,
+			calls:  []string{"list", "watch", "list", "watch", "list", "watch", "list"},
+			pauses: 3,
 		},
 		"WatchExpired": {
 			reason: "A watch that fails (its version too old) is followed by a new list after a pause.",
@@ -191,7 +201,11 @@ func TestWaitForFirst(t *testing.T) {
 				ctx, cancel = context.WithTimeout(ctx, tc.cancel)
 				defer cancel()
 			}
+			start := time.Now()
 			found := waitForFirst(ctx, c, projectGVK, logr.Discard())
+			if least := time.Duration(tc.pauses) * firstRetryMin; time.Since(start) < least {
+				t.Errorf("%s\nwaitForFirst returned after %s, before its %d pauses of %s", tc.reason, time.Since(start), tc.pauses, firstRetryMin)
+			}
 			if found != tc.found {
 				t.Errorf("%s\nwaitForFirst: got %t, want %t", tc.reason, found, tc.found)
 			}
