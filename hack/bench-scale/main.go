@@ -160,7 +160,7 @@ type bench struct {
 // named: the cleanup at the end of the last phase fills in r.Phases after a return).
 func run(ctx context.Context, o options, env func(string) string, log io.Writer) (r result, err error) {
 	sys, err := newSystem(o, env)
-	r = result{N: o.N, Resources: sys.resources(), Kinds: sys.kinds(), System: sys.name(), FloorHow: sys.floorHow(),
+	r = result{N: o.N, Resources: sys.resources(), Kinds: sys.kinds(), System: sys.name(), FloorHow: sys.floorHow(), RatioGoal: sys.ratioGoal(),
 		PerResource: sys.perResource(), Poll: o.Poll, SteadyPhase: "steady", Cores: runtime.NumCPU()}
 	if err != nil {
 		return r, err

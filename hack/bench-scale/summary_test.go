@@ -11,7 +11,7 @@ import (
 func TestSummary(t *testing.T) {
 	r := result{
 		N: 2, Resources: 7, Kinds: "1 Domain, 2 Projects, 1 Groups, 2 RoleAssignments, 1 observed Role member",
-		System: "Keystone", FloorHow: "ksfloor -workload-c 10", PerResource: (&keystoneSystem{w: workload{N: 2}}).perResource(),
+		System: "Keystone", FloorHow: "ksfloor -workload-c 10", RatioGoal: (&keystoneSystem{}).ratioGoal(), PerResource: (&keystoneSystem{w: workload{N: 2}}).perResource(),
 		ProviderArgs: []string{"provider", "--poll=10s"}, Poll: 10 * time.Second,
 		Submit: 2 * time.Second, ToReady: 30 * time.Second, DeleteSubmit: time.Second, Deleted: 20 * time.Second,
 		FloorCreate: 10 * time.Second, FloorDelete: 16 * time.Second,
@@ -38,7 +38,7 @@ func TestSummary(t *testing.T) {
 	}
 	want := `==== bench-scale summary: N=2, 7 resources (1 Domain, 2 Projects, 1 Groups, 2 RoleAssignments, 1 observed Role member) ====
 provider    : provider --poll=10s
-apply       : every resource Ready and Synced 30.0 s after kubectl apply started (kubectl apply -f itself: 2.0 s)
+apply       : every resource Ready and Synced 30.0 s after kubectl apply started (kubectl apply -f itself: 2.0 s; 28.0 s after it returned)
 delete      : every resource gone and no object left in Keystone 20.0 s after kubectl delete started (kubectl delete -f itself: 1.0 s)
 floor       : create 10.0 s, delete 16.0 s (ksfloor -workload-c 10, same fresh Keystone, same run)
 opentofu    : not measured

@@ -15,6 +15,8 @@ type system interface {
 	name() string
 	// floorHow says what the floor is, e.g. "ksfloor -workload-c 10".
 	floorHow() string
+	// ratioGoal says what the ratios to the floor are held to, for the summary's ratios line.
+	ratioGoal() string
 	resources() int
 	kinds() string
 	kubeKinds() kubeKinds
@@ -77,6 +79,7 @@ type keystoneSystem struct {
 
 func (s *keystoneSystem) name() string         { return "Keystone" }
 func (s *keystoneSystem) floorHow() string     { return "ksfloor -workload-c 10" }
+func (s *keystoneSystem) ratioGoal() string    { return "issue 12's goal: both <= 1.25x" }
 func (s *keystoneSystem) resources() int       { return s.w.resources() }
 func (s *keystoneSystem) kinds() string        { return s.w.kinds() }
 func (s *keystoneSystem) kubeKinds() kubeKinds { return keystoneKinds }

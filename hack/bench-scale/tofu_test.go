@@ -39,7 +39,7 @@ func TestTofuLine(t *testing.T) {
 
 // TestSummaryTofu: the peer's line sits beside the floor's, and the ratios compare with it too.
 func TestSummaryTofu(t *testing.T) {
-	r := result{N: 2, Resources: 7, System: "Keystone", ToReady: 30 * time.Second, Deleted: 20 * time.Second,
+	r := result{N: 2, Resources: 7, System: "Keystone", RatioGoal: (&keystoneSystem{}).ratioGoal(), ToReady: 30 * time.Second, Deleted: 20 * time.Second,
 		FloorCreate: 10 * time.Second, FloorDelete: 16 * time.Second,
 		Tofu: tofuResult{Versions: "OpenTofu 1.10.7", Apply: 60 * time.Second, Destroy: 10 * time.Second, RSSMax: 100 << 20}}
 	var b strings.Builder
