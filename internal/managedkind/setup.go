@@ -124,7 +124,10 @@ func setupNow[MR resource.Managed](ctx context.Context, mgr ctrl.Manager, o Opti
 	// the resource (finalizer, annotations) must not persist resolved references or defaults.
 	// Its status updates that would change nothing are not sent, nor those of a reconcile that
 	// just created or deleted its object (unchangedStatusSkipper).
-	w := unchangedStatusSkipper{Client: NewPolicyAwareWriter(mgr.GetClient()), passing: o.Passing}
+	// The versions it writes are recorded, so that the next reconcile of a resource waits for
+	// the cache to hold its last write (FreshCache).
+	versions := NewWrittenVersions()
+	w := unchangedStatusSkipper{Client: versionRecorder{Client: NewPolicyAwareWriter(mgr.GetClient()), versions: versions}, passing: o.Passing}
 	resolver := NewPolicyAwareResolver(mgr.GetClient(), gvk.GroupKind().String(), o.Waker)
 	if o.Creates != nil {
 		// c is SetupKind's Connector, with the same o.Creates: it writes what this resolver
@@ -182,7 +185,8 @@ func setupNow[MR resource.Managed](ctx context.Context, mgr ctrl.Manager, o Opti
 		gk := gvk.GroupKind().String()
 		b = b.Watches(obj, enqueueAndTell(gk, o.Waker)).WatchesRawSource(o.Waker.source(gk))
 	}
-	return b.Complete(ratelimiter.NewReconciler(name, errors.WithSilentRequeueOnConflict(r), o.GlobalRateLimiter))
+	fresh := FreshCache{Reconciler: r, Cache: mgr.GetClient(), Versions: versions, Kind: obj}
+	return b.Complete(ratelimiter.NewReconciler(name, errors.WithSilentRequeueOnConflict(fresh), o.GlobalRateLimiter))
 }
 
 // zeroStateMetrics sets the state metrics of gvk, a kind whose recorder has not started, to 0,
