@@ -9,6 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 )
 
 const (
@@ -126,12 +128,19 @@ type FreshCache struct {
 	Versions *WrittenVersions
 	// Kind is an object of the kind, copied to read the cache into.
 	Kind client.Object
+	// Refreshed, when set, tells the resources whose reconcile must also read their external
+	// object afresh (Waker.Refresh): their reconcile's reads go to the system
+	// (clients.ReadAlone).
+	Refreshed func(key client.ObjectKey) bool
 }
 
 // Reconcile waits for the cache, then reconciles.
 func (f FreshCache) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	if rv, ok := f.Versions.take(req.NamespacedName); ok {
 		f.waitFor(ctx, req.NamespacedName, rv)
+	}
+	if f.Refreshed != nil && f.Refreshed(req.NamespacedName) {
+		ctx = clients.ReadAlone(ctx)
 	}
 	return f.Reconciler.Reconcile(ctx, req)
 }

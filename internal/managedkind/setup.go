@@ -59,11 +59,16 @@ func SetupKind[MR adoption.Managed, C any, O any](mgr ctrl.Manager, o Options, k
 		GroupKind:     gk,
 		Kind:          k,
 	})
-	c.Owners = Owners{Kube: mgr.GetClient(), Scheme: mgr.GetScheme(), Waker: o.Waker, FirstResources: o.FirstResources}
+	c.Owners = NewOwners(mgr, o)
 	c.Deletions = o.Deletions
 	c.Creates = o.Creates
 	c.Passing = o.Passing
 	return Setup(mgr, o, k.GVK, k.Object, c, k.Extra...)
+}
+
+// NewOwners returns the Owners of the manager's resources, with o's Waker and FirstResources.
+func NewOwners(mgr ctrl.Manager, o Options) Owners {
+	return Owners{Kube: mgr.GetClient(), Scheme: mgr.GetScheme(), Waker: o.Waker, FirstResources: o.FirstResources}
 }
 
 // SetupKeystone is SetupKind for a Keystone kind, whose driver works over the ProviderConfig's
@@ -186,6 +191,9 @@ func setupNow[MR resource.Managed](ctx context.Context, mgr ctrl.Manager, o Opti
 		b = b.Watches(obj, enqueueAndTell(gk, o.Waker)).WatchesRawSource(o.Waker.source(gk))
 	}
 	fresh := FreshCache{Reconciler: r, Cache: mgr.GetClient(), Versions: versions, Kind: obj}
+	if o.Waker != nil {
+		fresh.Refreshed = o.Waker.refreshed(gvk.GroupKind().String())
+	}
 	return b.Complete(ratelimiter.NewReconciler(name, errors.WithSilentRequeueOnConflict(fresh), o.GlobalRateLimiter))
 }
 

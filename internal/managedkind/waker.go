@@ -40,6 +40,9 @@ type Waker struct {
 	// limiters are the kinds' controllers' rate limiters: a woken resource's backoff starts
 	// afresh, so that a retry its wake-up needs (a conflict, say) comes in a second, not a minute.
 	limiters map[string]workqueue.TypedRateLimiter[reconcile.Request]
+	// refresh holds the resources whose next reconcile reads their external object afresh
+	// (Refresh).
+	refresh map[waiter]bool
 }
 
 type waiter struct{ kind, namespace, name string }
@@ -49,7 +52,7 @@ func NewWaker() *Waker {
 	return &Waker{
 		queues: map[string]workqueue.TypedRateLimitingInterface[reconcile.Request]{}, pending: map[waiter]map[string]bool{}, waiters: map[string]map[waiter]bool{},
 		referrers: map[string]map[waiter]bool{}, referenced: map[waiter][]string{}, changedAt: map[string]uint64{},
-		limiters: map[string]workqueue.TypedRateLimiter[reconcile.Request]{}, goneAt: map[string]uint64{},
+		limiters: map[string]workqueue.TypedRateLimiter[reconcile.Request]{}, goneAt: map[string]uint64{}, refresh: map[waiter]bool{},
 	}
 }
 

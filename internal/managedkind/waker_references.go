@@ -60,6 +60,7 @@ func (w *Waker) Deleted(groupKind, namespace, name string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	delete(w.changedAt, provenance.ResourceName(groupKind, namespace, name))
+	delete(w.refresh, waiter{groupKind, namespace, name})
 	w.forgetWaitLocked(waiter{groupKind, namespace, name})
 }
 

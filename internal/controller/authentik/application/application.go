@@ -34,6 +34,7 @@ const (
 	typeName = "authentik application"
 
 	fieldDescription = "meta_description"
+	fieldProvider    = "provider"
 )
 
 // mr is an Application of either scope: the driver is written once against it.
@@ -61,7 +62,12 @@ func SetupGated(mgr ctrl.Manager, o managedkind.Options) error {
 }
 
 func setup(mgr ctrl.Manager, o managedkind.Options, gvk schema.GroupVersionKind, obj mr) error {
-	return shared.Setup(mgr, o, gvk, obj, func(c shared.Client) adoption.Driver[mr, api.Application] { return New(c) })
+	owners := managedkind.NewOwners(mgr, o)
+	return shared.Setup(mgr, o, gvk, obj, func(c shared.Client) adoption.Driver[mr, api.Application] {
+		e := New(c)
+		e.Providers = owners
+		return e
+	})
 }
 
 // External drives authentik applications for the adoption engine. Applications carry their
@@ -71,6 +77,9 @@ type External struct {
 	shared.Client
 	// objs share the reads of applications by slug among the kind's reconciles.
 	objs *authentik.Shared[api.Application]
+	// Providers, when set, refreshes the resources of the providers an application assigns
+	// or releases; nil leaves them to their next poll.
+	Providers Refresher
 }
 
 // New returns a driver.
@@ -128,9 +137,7 @@ func (e *External) Observe(mg mr, a api.Application, p identityv1alpha1.Provenan
 	*mg.Observation() = v1alpha1.ApplicationObservation{
 		ID: a.Slug, UUID: a.Pk, Name: a.Name, LaunchURL: a.GetLaunchUrl(), Provenance: p,
 	}
-	if pk, ok := a.GetProviderOk(); ok && pk != nil {
-		mg.Observation().ProviderID = strconv.Itoa(int(*pk))
-	}
+	mg.Observation().ProviderID = assignedProvider(a)
 	c, err := Compare(mg.Parameters(), a)
 	if err != nil {
 		return adoption.Observation{Diff: err.Error()}
@@ -158,6 +165,7 @@ func (e *External) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 	if err != nil {
 		return "", nil, authentik.Wrap(err, resp, errCreate, fp.Slug)
 	}
+	e.refreshProviders(ctx, providerOf(fp))
 	return a.Slug, nil, nil
 }
 
@@ -187,14 +195,24 @@ func (e *External) Update(ctx context.Context, mg mr, a api.Application, m prove
 	}
 	updated, resp, err := e.API.CoreAPI.CoreApplicationsPartialUpdate(ctx, a.Slug).PatchedApplicationRequest(req).Execute()
 	e.objs.Wrote(e.API, a.Slug, updated, err)
-	return nil, authentik.Wrap(err, resp, errUpdate, a.Slug)
+	if err != nil {
+		return nil, authentik.Wrap(err, resp, errUpdate, a.Slug)
+	}
+	if _, moved := patch[fieldProvider]; moved {
+		e.refreshProviders(ctx, assignedProvider(a), providerOf(fp))
+	}
+	return nil, nil
 }
 
 // Delete deletes the application.
 func (e *External) Delete(ctx context.Context, _ mr, a api.Application) error {
 	resp, err := e.API.CoreAPI.CoreApplicationsDestroy(ctx, a.Slug).Execute()
 	e.objs.Forget(e.API, a.Slug)
-	return authentik.IgnoreNotFound(authentik.Wrap(err, resp, errDelete, a.Slug))
+	if err = authentik.IgnoreNotFound(authentik.Wrap(err, resp, errDelete, a.Slug)); err != nil {
+		return err
+	}
+	e.refreshProviders(ctx, assignedProvider(a))
+	return nil
 }
 
 // Desired renders the fields the spec sets in authentik's wire format; the description is
