@@ -8,13 +8,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
-	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
-	"sigs.k8s.io/controller-runtime/pkg/event"
-	"sigs.k8s.io/controller-runtime/pkg/handler"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
@@ -26,7 +22,6 @@ import (
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
-	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 	"github.com/crossplane-contrib/provider-identity/internal/usage"
 )
 
@@ -188,7 +183,7 @@ func setupNow[MR resource.Managed](ctx context.Context, mgr ctrl.Manager, o Opti
 		// listener: two goroutines and a buffer); waiting resources of this kind are woken
 		// through the Waker's source.
 		gk := gvk.GroupKind().String()
-		b = b.Watches(obj, enqueueAndTell(gk, o.Waker)).WatchesRawSource(o.Waker.source(gk))
+		b = b.Watches(obj, managedEvents{gk: gk, w: o.Waker}).WatchesRawSource(o.Waker.source(gk))
 	}
 	fresh := FreshCache{Reconciler: r, Cache: mgr.GetClient(), Versions: versions, Kind: obj}
 	if o.Waker != nil {
@@ -207,30 +202,6 @@ func zeroStateMetrics(m *statemetrics.MRStateMetrics, gvk schema.GroupVersionKin
 	m.Exists.With(labels).Set(0)
 	m.Ready.With(labels).Set(0)
 	m.Synced.With(labels).Set(0)
-}
-
-// enqueueAndTell enqueues the resource of each event of kind gk and tells the Waker about it:
-// deletions waiting for resources of the kind wake up when those are gone, and resources whose
-// references to the kind did not resolve when one is created or changes (gets its external name).
-func enqueueAndTell(gk string, w *Waker) handler.EventHandler {
-	enqueue := &handler.EnqueueRequestForObject{}
-	return handler.Funcs{
-		CreateFunc: func(ctx context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			enqueue.Create(ctx, e, q)
-			w.Changed(gk, e.Object.GetNamespace(), e.Object.GetName())
-		},
-		UpdateFunc: func(ctx context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			enqueue.Update(ctx, e, q)
-			w.Changed(gk, e.ObjectNew.GetNamespace(), e.ObjectNew.GetName())
-		},
-		DeleteFunc: func(ctx context.Context, e event.DeleteEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			enqueue.Delete(ctx, e, q)
-			w.Gone(provenance.ResourceName(gk, e.Object.GetNamespace(), e.Object.GetName()))
-			w.ReferencesResolved(gk, e.Object.GetNamespace(), e.Object.GetName())
-			w.Deleted(gk, e.Object.GetNamespace(), e.Object.GetName())
-		},
-		GenericFunc: enqueue.Generic,
-	}
 }
 
 // SetupGated adds the controller once its CRD is installed, when the provider runs with a gate;

@@ -150,12 +150,12 @@ func TestWakerForgetsTheWaitOfADeletedResource(t *testing.T) {
 
 // The one watch of a kind enqueues each resource as For would and tells the Waker: a deletion
 // wakes what waited for the resource, a creation counts as a change.
-func TestEnqueueAndTell(t *testing.T) {
+func TestManagedEventsTellTheWaker(t *testing.T) {
 	const domains, projects = "Domain.keystone.identity.crossplane.io", "Project.keystone.identity.crossplane.io"
 	w := NewWaker()
 	woke := startedQueue(t, w, domains)
 	w.WaitFor(domains, "", "d", []string{projects + "/team-a/p"}, w.Changes())
-	h := enqueueAndTell(projects, w)
+	h := managedEvents{gk: projects, w: w}
 	q := workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]())
 	defer q.ShutDown()
 	p := &ksv1alpha1.Project{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "p"}}
