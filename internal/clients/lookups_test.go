@@ -160,3 +160,45 @@ func TestSharedLookupsSingleFlight(t *testing.T) {
 		t.Errorf("fetches: %d, want 1", fetches)
 	}
 }
+
+// ReadObjectsAlone sends a read of an object to the system, where a write's answer would have
+// answered it, and leaves the lookups that turn names into IDs shared; ReadAlone sends both.
+func TestReadObjectsAloneLeavesLookupsShared(t *testing.T) {
+	cases := map[string]struct {
+		ctx                       func(context.Context) context.Context
+		objectAlone, lookupsAlone bool
+	}{
+		"Shared":           {ctx: func(ctx context.Context) context.Context { return ctx }},
+		"ReadObjectsAlone": {ctx: ReadObjectsAlone, objectAlone: true},
+		"ReadAlone":        {ctx: ReadAlone, objectAlone: true, lookupsAlone: true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			ctx := tc.ctx(context.Background())
+			reads := NewSharedReads[string](SharedReadOptions{Fresh: time.Minute, Window: time.Minute})
+			s := Scope{Client: "c", List: "objects"}
+			reads.Wrote(s, "x", "written")
+			v, err := reads.Get(ctx, s, "x", Source[string]{
+				Get: func(context.Context) (string, error) { return "read", nil },
+				ID:  func(v string) string { return v },
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if alone := v == "read"; alone != tc.objectAlone {
+				t.Errorf("object read from the system: %v, want %v", alone, tc.objectAlone)
+			}
+			lookups := SharedLookups[string]{Fresh: time.Minute}
+			fetches := 0
+			fetch := func(context.Context) (string, error) { fetches++; return "id", nil }
+			for range 2 {
+				if _, err := lookups.Get(ctx, s, fetch); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if alone := fetches == 2; alone != tc.lookupsAlone {
+				t.Errorf("each lookup asked the system: %v (%d fetches), want %v", alone, fetches, tc.lookupsAlone)
+			}
+		})
+	}
+}

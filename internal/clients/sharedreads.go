@@ -128,13 +128,30 @@ func ReadsAlone(ctx context.Context) bool {
 	return alone
 }
 
+// objectsAloneKey marks a context whose reads of objects must see them as they are now.
+type objectsAloneKey struct{}
+
+// ReadObjectsAlone returns a context whose reads of objects through SharedReads go to the
+// system itself, as ReadAlone's do, while SharedLookups may still answer the lookups that
+// turn names into IDs: for a reconcile that must see a change another resource's write made
+// to its object, and nothing else.
+func ReadObjectsAlone(ctx context.Context) context.Context {
+	return context.WithValue(ctx, objectsAloneKey{}, true)
+}
+
+// readsObjectsAlone reports whether ctx's reads of objects go to the system.
+func readsObjectsAlone(ctx context.Context) bool {
+	alone, _ := ctx.Value(objectsAloneKey{}).(bool)
+	return alone || ReadsAlone(ctx)
+}
+
 // Get returns the object id of scope s: from our own write's answer or a list if one is
 // fresh, else from a new list of the scope if its demand calls for one, else read alone. A
-// ReadAlone context reads it alone. (Lists joined by the deletions that ask while one is in
+// ReadAlone or ReadObjectsAlone context reads it alone. (Lists joined by the deletions that ask while one is in
 // flight were tried, and cost more than they saved: deletions come a few per second, a list
 // of a busy scope costs several single reads, and few joined each; see ADR 0006.)
 func (r *SharedReads[T]) Get(ctx context.Context, s Scope, id string, src Source[T]) (T, error) {
-	if ReadsAlone(ctx) {
+	if readsObjectsAlone(ctx) {
 		return src.Get(ctx)
 	}
 	v, l, answered := r.answerOrList(ctx, s, id, src)
@@ -188,7 +205,7 @@ func (r *SharedReads[T]) answerOrList(ctx context.Context, s Scope, id string, s
 // conflict), or where the write checks again right before it is made. A ReadAlone context is
 // never answered here.
 func (r *SharedReads[T]) Match(ctx context.Context, s Scope, key string, match func(T) bool, src Source[T]) ([]T, bool) {
-	if ReadsAlone(ctx) {
+	if readsObjectsAlone(ctx) {
 		return nil, false
 	}
 	now := r.now()

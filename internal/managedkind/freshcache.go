@@ -129,8 +129,8 @@ type FreshCache struct {
 	// Kind is an object of the kind, copied to read the cache into.
 	Kind client.Object
 	// Refreshed, when set, tells the resources whose reconcile must also read their external
-	// object afresh (Waker.Refresh): their reconcile's reads go to the system
-	// (clients.ReadAlone).
+	// object afresh (Waker.Refresh): their reconcile's reads of objects go to the system
+	// (clients.ReadObjectsAlone).
 	Refreshed func(key client.ObjectKey) bool
 }
 
@@ -140,7 +140,7 @@ func (f FreshCache) Reconcile(ctx context.Context, req reconcile.Request) (recon
 		f.waitFor(ctx, req.NamespacedName, rv)
 	}
 	if f.Refreshed != nil && f.Refreshed(req.NamespacedName) {
-		ctx = clients.ReadAlone(ctx)
+		ctx = clients.ReadObjectsAlone(ctx)
 	}
 	return f.Reconciler.Reconcile(ctx, req)
 }

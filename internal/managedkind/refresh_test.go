@@ -3,6 +3,7 @@ package managedkind
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -43,12 +44,12 @@ func TestWakerRefresh(t *testing.T) {
 	}
 }
 
-// The reconcile of a refreshed resource reads through a context that reads alone.
+// The reconcile of a refreshed resource reads its object alone; its lookups are still shared.
 func TestFreshCacheRefreshedReadsAlone(t *testing.T) {
 	for _, refresh := range []bool{false, true} {
-		var alone bool
+		var alone, lookupsAlone bool
 		inner := reconcile.Func(func(ctx context.Context, _ reconcile.Request) (reconcile.Result, error) {
-			alone = clients.ReadsAlone(ctx)
+			alone, lookupsAlone = readsObjectAlone(ctx), clients.ReadsAlone(ctx)
 			return reconcile.Result{}, nil
 		})
 		f := FreshCache{Reconciler: inner, Versions: NewWrittenVersions(), Kind: &clusterv1alpha1.Domain{},
@@ -56,8 +57,8 @@ func TestFreshCacheRefreshedReadsAlone(t *testing.T) {
 		if _, err := f.Reconcile(context.Background(), reconcile.Request{NamespacedName: freshKey}); err != nil {
 			t.Fatal(err)
 		}
-		if alone != refresh {
-			t.Errorf("refreshed %v: the reconcile reads alone: %v", refresh, alone)
+		if alone != refresh || lookupsAlone {
+			t.Errorf("refreshed %v: the reconcile reads its object alone: %v, its lookups alone: %v", refresh, alone, lookupsAlone)
 		}
 	}
 }
@@ -96,4 +97,20 @@ func TestOwnersRefreshByExternalName(t *testing.T) {
 	if err := (Owners{Kube: kube, Scheme: s}).RefreshByExternalName(context.Background(), clusterKind, "42"); err != nil {
 		t.Errorf("without a Waker: %v", err)
 	}
+}
+
+// readsObjectAlone reports whether a shared read of an object through ctx goes to the system.
+func readsObjectAlone(ctx context.Context) bool {
+	r := clients.NewSharedReads[string](clients.SharedReadOptions{Fresh: time.Minute, Window: time.Minute})
+	s := clients.Scope{Client: "c", List: "objects"}
+	alone := true
+	src := clients.Source[string]{
+		List: func(context.Context) ([]string, error) { alone = false; return []string{"x"}, nil },
+		Get:  func(context.Context) (string, error) { return "x", nil },
+		ID:   func(v string) string { return v },
+	}
+	// A write's answer answers the next read of the object unless the read goes to the system.
+	r.Wrote(s, "x", "written")
+	v, _ := r.Get(ctx, s, "x", src)
+	return alone && v != "written"
 }

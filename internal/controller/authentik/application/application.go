@@ -208,11 +208,7 @@ func (e *External) Update(ctx context.Context, mg mr, a api.Application, m prove
 func (e *External) Delete(ctx context.Context, _ mr, a api.Application) error {
 	resp, err := e.API.CoreAPI.CoreApplicationsDestroy(ctx, a.Slug).Execute()
 	e.objs.Forget(e.API, a.Slug)
-	if err = authentik.IgnoreNotFound(authentik.Wrap(err, resp, errDelete, a.Slug)); err != nil {
-		return err
-	}
-	e.refreshProviders(ctx, assignedProvider(a))
-	return nil
+	return authentik.IgnoreNotFound(authentik.Wrap(err, resp, errDelete, a.Slug))
 }
 
 // Desired renders the fields the spec sets in authentik's wire format; the description is

@@ -30,9 +30,12 @@ type Refresher interface {
 }
 
 // refreshProviders refreshes the resources of the providers with the IDs: an application's
-// create, delete or change of provider assigns or releases them, and a provider's observation
-// and connection details (its issuer URL) name its application. A refresh that fails is left
-// to the provider's next poll, as before there were refreshes.
+// create or change of provider assigns or releases them, and a provider's observation and
+// connection details (its issuer URL) name its application. A refresh that fails is left to the
+// provider's next poll, as before there were refreshes. An application's delete refreshes
+// nothing: its provider's issuer URL stays valid until the provider is used again, and in a
+// teardown, where the providers go right after their applications, each refresh cost a status
+// update and a Secret write of a provider about to be deleted.
 func (e *External) refreshProviders(ctx context.Context, ids ...string) {
 	if e.Providers == nil {
 		return

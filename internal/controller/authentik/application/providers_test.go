@@ -23,9 +23,9 @@ func (r refreshes) RefreshByExternalName(_ context.Context, kind, name string) e
 	return nil
 }
 
-// An application's create, delete and change of provider refresh the resources of the providers
-// it assigns or releases, of every provider kind; a poll in sync, another change or a failed
-// write refresh nothing.
+// An application's create and change of provider refresh the resources of the providers it
+// assigns or releases, of every provider kind; a poll in sync, another change, a failed write
+// or a delete refresh nothing.
 func TestProvidersRefreshed(t *testing.T) {
 	e := authentiktest.New(t)
 	seed := func(name string) string {
@@ -99,5 +99,5 @@ func TestProvidersRefreshed(t *testing.T) {
 	if _, err := ext.Delete(e.Ctx, mg); err != nil {
 		t.Fatal(err)
 	}
-	step("delete", every(second))
+	step("delete", refreshes{})
 }
