@@ -11,12 +11,13 @@ import (
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
-// Refresh reconciles the resource of kind (Kind.group) in namespace with name at once, and
-// makes that reconcile read its external object afresh (clients.ReadObjectsAlone): a write of
-// another resource changed the object, and a list or our own write's answer up to a freshness
-// period old would not show it. Its lookups of other objects by name are shared as ever. Its first use: an authentik application assigns its provider, whose
-// connection details (the issuer URL) name the application; without the refresh the
-// provider's Secret got them at its next poll, up to a poll interval later.
+// Refresh reconciles the resource of kind (Kind.group) in namespace with name at once, and makes
+// that reconcile read its external object afresh (clients.ReadObjectsAlone): a write of another
+// resource changed the object, and a list or our own write's answer up to a freshness period old
+// would not show it. Its lookups of other objects by name are shared as ever. Its first use: an
+// authentik application assigns its provider, whose connection details (the issuer URL) name the
+// application; without the refresh the provider's Secret got them at its next poll, up to a poll
+// interval later.
 func (w *Waker) Refresh(kind, namespace, name string) {
 	wt := waiter{kind, namespace, name}
 	w.mu.Lock()
