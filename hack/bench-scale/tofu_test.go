@@ -4,9 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -129,38 +126,4 @@ func TestCensus(t *testing.T) {
 	if want := (ksCensus{Domains: 1, Projects: 2, Groups: 1, Assignments: 2}); got != want {
 		t.Errorf("census: got %s, want %s", got, want)
 	}
-}
-
-// TestTofuLive runs the OpenTofu step alone, without a control plane, when BENCH_TOFU_DIR names
-// hack/build-tofu.sh's directory and KEYSTONE_URL and KEYSTONE_ADMIN_PASSWORD a running Keystone
-// (hack/keystone.sh's keystone.env); BENCH_TOFU_N is the size (20), BENCH_TOFU_WORK keeps the
-// working directory. runTofu itself checks Keystone after the apply and after the destroy.
-func TestTofuLive(t *testing.T) {
-	dir := os.Getenv("BENCH_TOFU_DIR")
-	if dir == "" {
-		t.Skip("BENCH_TOFU_DIR is not set")
-	}
-	n, err := strconv.Atoi(envOr("BENCH_TOFU_N", "20"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &keystoneSystem{o: options{N: n, KeystoneURL: os.Getenv("KEYSTONE_URL")}, password: os.Getenv("KEYSTONE_ADMIN_PASSWORD")}
-	if err := s.connect(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	work := envOr("BENCH_TOFU_WORK", filepath.Join(t.TempDir(), "tofu"))
-	var log strings.Builder
-	r, err := runTofu(t.Context(), dir, work, s, &errWriter{w: &log})
-	t.Log("\n" + log.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("opentofu    : %s", r.line(0, 0))
-}
-
-func envOr(key, def string) string {
-	if v := os.Getenv(key); v != "" {
-		return v
-	}
-	return def
 }
