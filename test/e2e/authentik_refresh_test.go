@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,10 +24,7 @@ import (
 // poll. The provider polls every ten minutes here, on a control plane of its own, so only the
 // refresh can have written those within the test.
 func TestAuthentikProviderRefreshedByItsApplication(t *testing.T) {
-	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	check := fatalOnError(t)
+	ctx, check := privateTest(t)
 	crds, _ := packageCRDs(t)
 	crds = append(crds, clusterCRDs(t, akv1alpha1.SchemeGroupVersion.Group, akv1alpha1.OAuth2ProviderKind, akv1alpha1.ApplicationKind)...)
 	cfg, sch, k := privateControlPlane(ctx, t, crds, installationID)

@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -22,10 +21,7 @@ import (
 // the list of the next provider's start. The provider runs on a control plane of its own, with
 // the ProviderConfig CRDs and the Domain CRD only.
 func TestKindSetUpWithItsFirstResource(t *testing.T) {
-	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	check := fatalOnError(t)
+	ctx, check := privateTest(t)
 	configCRDs, domainCRD := packageCRDs(t)
 	cfg, sch, k := privateControlPlane(ctx, t, append(configCRDs, domainCRD), "e2e-firstresource")
 

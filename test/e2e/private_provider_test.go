@@ -37,6 +37,14 @@ func fatalOnError(t *testing.T) func(error) {
 	}
 }
 
+// privateTest starts a test that runs a provider of its own, in parallel with the others: it
+// returns a context that ends with the test, and fatalOnError(t).
+func privateTest(t *testing.T) (context.Context, func(error)) {
+	t.Helper()
+	t.Parallel()
+	return t.Context(), fatalOnError(t)
+}
+
 // providerOptions are the options the tests' providers run with, as the provider's command
 // line sets them: management policies on, the test poll interval, workers per kind.
 func providerOptions(logName string, workers int) managedkind.Options {

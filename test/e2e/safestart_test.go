@@ -36,10 +36,7 @@ import (
 // Domain controller starts when the Domain CRD is installed, creates the domain and reports the
 // creation to the change logs sidecar.
 func TestSafeStartSetsAKindUpWhenItsCRDArrives(t *testing.T) {
-	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	check := fatalOnError(t)
+	ctx, check := privateTest(t)
 	configCRDs, domainCRD := packageCRDs(t)
 	cfg, sch, k := privateControlPlane(ctx, t, configCRDs, "e2e-safestart")
 
