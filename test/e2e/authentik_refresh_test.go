@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,7 +11,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/yaml"
 
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
@@ -92,16 +90,7 @@ func clusterCRDs(t *testing.T, group string, kinds ...string) []*apiextensionsv1
 	t.Helper()
 	out := make([]*apiextensionsv1.CustomResourceDefinition, 0, len(kinds))
 	for _, kind := range kinds {
-		f := filepath.Join("..", "..", "package", "crds", group+"_"+strings.ToLower(kind)+"s.yaml")
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		crd := &apiextensionsv1.CustomResourceDefinition{}
-		if err := yaml.Unmarshal(b, crd); err != nil {
-			t.Fatalf("cannot read %s: %v", f, err)
-		}
-		out = append(out, crd)
+		out = append(out, readCRD(t, filepath.Join("..", "..", "package", "crds", group+"_"+strings.ToLower(kind)+"s.yaml")))
 	}
 	return out
 }

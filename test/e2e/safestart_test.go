@@ -100,14 +100,7 @@ func packageCRDs(t *testing.T) (configs []*apiextensionsv1.CustomResourceDefinit
 		t.Fatalf("no CRDs in package/crds: %v", err)
 	}
 	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		crd := &apiextensionsv1.CustomResourceDefinition{}
-		if err := yaml.Unmarshal(b, crd); err != nil {
-			t.Fatalf("cannot read %s: %v", f, err)
-		}
+		crd := readCRD(t, f)
 		switch {
 		case strings.HasPrefix(crd.Spec.Group, "identity."):
 			configs = append(configs, crd)
@@ -119,6 +112,20 @@ func packageCRDs(t *testing.T) (configs []*apiextensionsv1.CustomResourceDefinit
 		t.Fatalf("package/crds: want ProviderConfig CRDs and the Domain CRD, got %d and %v", len(configs), domain != nil)
 	}
 	return configs, domain
+}
+
+// readCRD reads the CRD in file f; a file that cannot be read is fatal.
+func readCRD(t *testing.T, f string) *apiextensionsv1.CustomResourceDefinition {
+	t.Helper()
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crd := &apiextensionsv1.CustomResourceDefinition{}
+	if err := yaml.Unmarshal(b, crd); err != nil {
+		t.Fatalf("cannot read %s: %v", f, err)
+	}
+	return crd
 }
 
 // changeLogs is a change logs sidecar: it listens on a Unix socket and keeps what it is sent.
