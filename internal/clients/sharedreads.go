@@ -145,11 +145,11 @@ func readsObjectsAlone(ctx context.Context) bool {
 	return alone || ReadsAlone(ctx)
 }
 
-// Get returns the object id of scope s: from our own write's answer or a list if one is
-// fresh, else from a new list of the scope if its demand calls for one, else read alone. A
-// ReadAlone or ReadObjectsAlone context reads it alone. (Lists joined by the deletions that ask while one is in
-// flight were tried, and cost more than they saved: deletions come a few per second, a list
-// of a busy scope costs several single reads, and few joined each; see ADR 0006.)
+// Get returns the object id of scope s: from our own write's answer or a list if one is fresh,
+// else from a new list of the scope if its demand calls for one, else read alone. A ReadAlone
+// or ReadObjectsAlone context reads it alone. (Lists joined by the deletions that ask while one
+// is in flight were tried, and cost more than they saved: deletions come a few per second, a
+// list of a busy scope costs several single reads, and few joined each; see ADR 0006.)
 func (r *SharedReads[T]) Get(ctx context.Context, s Scope, id string, src Source[T]) (T, error) {
 	if readsObjectsAlone(ctx) {
 		return src.Get(ctx)

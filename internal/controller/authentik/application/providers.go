@@ -33,9 +33,10 @@ type Refresher interface {
 // create or change of provider assigns or releases them, and a provider's observation and
 // connection details (its issuer URL) name its application. A refresh that fails is left to the
 // provider's next poll, as before there were refreshes. An application's delete refreshes
-// nothing: its provider's issuer URL stays valid until the provider is used again, and in a
-// teardown, where the providers go right after their applications, each refresh cost a status
-// update and a Secret write of a provider about to be deleted.
+// nothing: in a teardown, where the providers go right after their applications, each refresh
+// cost a status update and a Secret write of a provider about to be deleted. A provider kept
+// after its application was deleted names it in its status until its next poll (and its
+// Secret keeps the issuer URL: crossplane-runtime never removes a connection detail's key).
 func (e *External) refreshProviders(ctx context.Context, ids ...string) {
 	if e.Providers == nil {
 		return
