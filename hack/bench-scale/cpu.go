@@ -56,9 +56,12 @@ func meters(pids []pidFile, ticks float64) []cpuMeter {
 	return append(m,
 		cpuMeter{Name: "bench-scale", Read: selfCPU(ticks, false)},
 		cpuMeter{Name: "kubectl", Read: selfCPU(ticks, true)},
-		cpuMeter{Name: "machine", Read: machineCPU(ticks)},
+		cpuMeter{Name: machineMeter, Read: machineCPU(ticks)},
 	)
 }
+
+// machineMeter names the meter of the whole machine's CPU.
+const machineMeter = "machine"
 
 // treeCPU reads the CPU seconds of the live processes under the PID written in pidFile.
 func treeCPU(pidFile string, ticks float64) func() float64 {

@@ -117,12 +117,15 @@ func TestTreeCPUOfThisProcess(t *testing.T) {
 	}
 }
 
-// TestCPUTable: the floor's row comes first with no provider figure; each row gives seconds and
+// TestCPUTable: the rows from before the provider started come first (the floor's, then
+// kubectl's alone) with no provider figure; each row gives seconds and
 // the cores they average over the phase; a wait for a core is explained under the table.
 func TestCPUTable(t *testing.T) {
 	r := result{Cores: 2,
-		Floor: &phaseResult{Name: "floor", Wall: 10 * time.Second,
+		Floor: &phaseResult{Name: "floor", Before: true, Wall: 10 * time.Second,
 			CPUBy: []namedCPU{{Name: "keystone", Seconds: 9.9}, {Name: "keystone waited", Seconds: 0.1}, {Name: "machine", Seconds: 11}}},
+		KubeOnly: []phaseResult{{Name: "kapply", Before: true, Wall: 8 * time.Second,
+			CPUBy: []namedCPU{{Name: "keystone", Seconds: 0.1}, {Name: "keystone waited", Seconds: 0}, {Name: "machine", Seconds: 12}}}},
 		Phases: []phaseResult{{Name: "apply", Wall: 20 * time.Second, CPU: 4,
 			CPUBy: []namedCPU{{Name: "keystone", Seconds: 13}, {Name: "keystone waited", Seconds: 4}, {Name: "machine", Seconds: 39.5}}}},
 	}
@@ -133,6 +136,7 @@ func TestCPUTable(t *testing.T) {
 		"CPU seconds (cores) per phase, on 2 cores:",
 		"phase            provider         keystone  keystone waited          machine",
 		"floor                   -      9.90 (0.99)      0.10 (0.01)     11.00 (1.10)",
+		"kapply                  -      0.10 (0.01)      0.00 (0.00)     12.00 (1.50)",
 		"apply         4.00 (0.20)     13.00 (0.65)      4.00 (0.20)     39.50 (1.98)",
 		"(keystone waited: seconds it was ready to run but waited for a core, besides its CPU)",
 	}

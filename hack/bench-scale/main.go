@@ -52,7 +52,7 @@ type options struct {
 	// is then measured on the same workload right after the floor (keystone only); "" skips it.
 	Tofu string
 	Dir  string
-	// Skip names steps left out of a quicker run (floor, tofu, drift, delete), e.g. to measure
+	// Skip names steps left out of a quicker run (floor, tofu, kubeonly, drift, delete), e.g. to measure
 	// only memory at a size; their figures then read "not measured".
 	Skip map[string]bool
 	// ProviderArgs are more flags for the provider, e.g. --pprof-bind-address=127.0.0.1:6060,
@@ -95,7 +95,7 @@ func benchMain() error {
 	flag.StringVar(&o.AuthentikURL, "authentik-url", os.Getenv("AUTHENTIK_URL"), "the authentik API server's URL (without /api/v3)")
 	flag.StringVar(&o.Tofu, "tofu", "", "hack/build-tofu.sh's directory: also measure OpenTofu + terraform-provider-openstack on the workload, after the floor (keystone only)")
 	flag.StringVar(&o.Dir, "dir", os.TempDir(), "directory for the manifests, the provider's log and the summary")
-	skip := flag.String("skip", "", "comma-separated steps to leave out: floor, tofu, drift, delete")
+	skip := flag.String("skip", "", "comma-separated steps to leave out: floor, tofu, kubeonly, drift, delete")
 	provArgs := flag.String("provider-args", "", "space-separated extra flags for the provider (--pprof-bind-address=ADDR also saves heap-<phase>.pb.gz in -dir)")
 	cpuOf := flag.String("cpu-of", "", "comma-separated NAME=PIDFILE: report each phase's CPU of the process in PIDFILE and its children as NAME, and for the first also the time it waited for a core as \"NAME waited\" (hack/bench-scale.sh passes the system's server first, then the control plane)")
 	flag.StringVar(&o.ServerLog, "server-log", "", "Keystone's request log (uwsgi's line per request; hack/bench-scale.sh passes hack/keystone.sh's): report how long its worker spent on each phase's requests, by method and path")
@@ -182,7 +182,7 @@ func run(ctx context.Context, o options, env func(string) string, log io.Writer)
 		name string
 		run  func(context.Context) error
 	}{
-		{"floor", b.floor}, {"tofu", b.tofu}, {"prepare", b.prepare}, {"startup", b.startup}, {"apply", b.apply},
+		{"floor", b.floor}, {"tofu", b.tofu}, {"prepare", b.prepare}, {"kubeonly", b.kubeOnly}, {"startup", b.startup}, {"apply", b.apply},
 		{"steady", b.steady}, {"drift", b.drift}, {"delete", b.delete},
 	} {
 		if o.Skip[step.name] {
@@ -211,7 +211,7 @@ func (b *bench) floor(ctx context.Context) error {
 	b.r.FloorCreate, b.r.FloorDelete, b.r.FloorLine = fl.Create, fl.Delete, fl.Line
 	// The same CPU table row as a phase's: what Keystone could use with nothing else running.
 	t1 := time.Now()
-	b.r.Floor = &phaseResult{Name: "floor", From: t0, To: t1, Wall: t1.Sub(t0), CPUBy: sinceMeters(b.meters, cpu0)}
+	b.r.Floor = &phaseResult{Name: "floor", Before: true, From: t0, To: t1, Wall: t1.Sub(t0), CPUBy: sinceMeters(b.meters, cpu0)}
 	return nil
 }
 

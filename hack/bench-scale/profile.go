@@ -19,10 +19,10 @@ func parseSkip(s string) (map[string]bool, error) {
 		name = strings.TrimSpace(name)
 		switch name {
 		case "":
-		case "floor", "tofu", "drift", "delete":
+		case "floor", "tofu", "kubeonly", "drift", "delete":
 			skip[name] = true
 		default:
-			return nil, fmt.Errorf("-skip %q: cannot skip step %q; the steps that can be skipped are floor, tofu, drift and delete", s, name)
+			return nil, fmt.Errorf("-skip %q: cannot skip step %q; the steps that can be skipped are floor, tofu, kubeonly, drift and delete", s, name)
 		}
 	}
 	return skip, nil

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -29,6 +30,9 @@ type phaseResult struct {
 	APIWrites map[string]int
 	// From and To are when the phase began and ended.
 	From, To time.Time
+	// Before: the row ran before the provider started (the floor, kapply, kdelete), so it has
+	// no provider figures.
+	Before bool
 	// ServerTime is how long the system's server spent on the phase's requests (every
 	// client's), by method and path template, from its request log (nil: not measured).
 	ServerTime map[string]serverTime
@@ -88,6 +92,9 @@ type result struct {
 	Cores int
 	// Floor is the floor's run (create and delete) as a phase, for its row of the CPU table.
 	Floor *phaseResult
+	// KubeOnly are the rows of kubectl's apply and delete of the workload with no provider
+	// running (kubeonly.go).
+	KubeOnly []phaseResult
 	// TofuRun is OpenTofu's apply and destroy as a phase, for the server's time (nil: not run).
 	TofuRun    *phaseResult
 	Incomplete string // why the run stopped early, if it did
@@ -187,6 +194,8 @@ func (r result) write(w io.Writer) error {
 		peak, anon, cpu = max(peak, ph.RSSMax), max(anon, ph.AnonMax), cpu+ph.CPU
 	}
 	p("resources   : provider RSS max %.1f MiB (anonymous max %.1f MiB; the rest is mostly the binary's code and data, mapped from the page cache), CPU %.2f s over all phases (per phase below)", mib(peak), mib(anon), cpu)
+	p("kube only   : %s", r.kubeOnlyLine())
+	p("cpu budget  : %s", r.budgetLine())
 	if r.FloorLine != "" {
 		p("%-12s: %s", strings.Fields(r.FloorHow + " floor")[0], r.FloorLine)
 	}
@@ -200,7 +209,7 @@ func (r result) write(w io.Writer) error {
 	r.cpuTable(p)
 	p("")
 	p("API server writes per phase (every client: kubectl, the provider, the controller manager):")
-	for _, ph := range r.Phases {
+	for _, ph := range slices.Concat(r.KubeOnly, r.Phases) {
 		p("  %-8s %s", ph.Name, apiWritesLine(ph.APIWrites))
 	}
 	r.serverTimeSection(p)
@@ -236,12 +245,14 @@ func statusLine(m map[int]int) string {
 
 // cpuTable prints, per phase, the CPU seconds of each process the meters watched and of the
 // machine, with the cores they average over the phase in parentheses.
-// The floor's row comes first, without the provider, which is not running yet.
+// The rows from before the provider started come first, the floor's and kubectl's alone,
+// without a provider figure.
 func (r result) cpuTable(p func(string, ...any)) {
-	rows := r.Phases
+	var rows []phaseResult
 	if r.Floor != nil {
-		rows = append([]phaseResult{*r.Floor}, rows...)
+		rows = append(rows, *r.Floor)
 	}
+	rows = slices.Concat(rows, r.KubeOnly, r.Phases)
 	if len(rows) == 0 || len(rows[0].CPUBy) == 0 {
 		return
 	}
@@ -254,7 +265,7 @@ func (r result) cpuTable(p func(string, ...any)) {
 	p("%s", head)
 	for _, ph := range rows {
 		prov := cores(ph.CPU, ph.Wall)
-		if ph.Name == "floor" {
+		if ph.Before {
 			prov = "-"
 		}
 		line := fmt.Sprintf("%-8s %16s", ph.Name, prov)

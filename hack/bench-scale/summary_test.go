@@ -48,6 +48,8 @@ drift       : description of Project bench/project-0001 changed straight in Keys
 steady/kind : RoleAssignment 1.00, Project 1.00, Group 1.00, Domain 1.00, Role 1.00 requests/resource/poll
 hot loops   : none (no kind, path template or object above 2 requests/resource/poll in steady state)
 resources   : provider RSS max 65.0 MiB (anonymous max 31.0 MiB; the rest is mostly the binary's code and data, mapped from the page cache), CPU 1.75 s over all phases (per phase below)
+kube only   : not measured
+cpu budget  : not measured
 ksfloor     : FLOOR n=2 workload_c10_create_s=10.00 workload_c10_delete_s=16.00 errors=0
 
 phase      wall_s  busy_s  requests  writes tokens   cpu_s  rss_max_MiB  anon_max_MiB  statuses
