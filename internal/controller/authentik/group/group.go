@@ -134,10 +134,7 @@ func (e *external) Describe(g api.Group) adoption.Description {
 func (e *external) Observe(mg mr, g api.Group, p identityv1alpha1.Provenance) adoption.Observation {
 	*mg.Observation() = observation(g, p)
 	fp := mg.Parameters()
-	li := false
-	if fp.IsSuperuser == nil {
-		fp.IsSuperuser, li = new(g.GetIsSuperuser()), true
-	}
+	li := lateInitialize(fp, g)
 	want, err := desired(fp)
 	if err != nil {
 		// A spec whose attributes cannot be decoded is reported by Update, which gets the
@@ -175,7 +172,21 @@ func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 	if err != nil {
 		return "", nil, authentik.Wrap(err, resp, errCreate, fp.Name)
 	}
+	lateInitialize(fp, *g)
 	return g.Pk, nil, nil
+}
+
+// lateInitialize fills the spec's unset fields from the group, authentik's defaults, and says
+// whether it filled any. Create calls it too, with the create's answer: the update that records
+// the create then carries them (without LateInitialize in the management policies, that update
+// leaves the spec out), where the next reconcile's late initialization would cost an update of
+// its own.
+func lateInitialize(fp *v1alpha1.GroupParameters, g api.Group) bool {
+	if fp.IsSuperuser != nil {
+		return false
+	}
+	fp.IsSuperuser = new(g.GetIsSuperuser())
+	return true
 }
 
 // Update sends only the managed fields that differ from the observed group, and the marker.

@@ -107,3 +107,19 @@ func TestDriverPatchesOnlyTheChange(t *testing.T) {
 func pwRef2(name string) *identityv1alpha1.SecretKeySelector {
 	return &identityv1alpha1.SecretKeySelector{SecretReference: identityv1alpha1.SecretReference{Namespace: "ns", Name: name}, Key: "password"}
 }
+
+// The create's answer late-initializes the spec (is_active, authentik's default), so that the
+// update recording the create carries it and the next reconcile has nothing to late-initialize.
+func TestDriverCreateLateInitializes(t *testing.T) {
+	e := authentiktest.New(t)
+	mg := &v1alpha1.User{ObjectMeta: metav1.ObjectMeta{Name: "u"}, Spec: v1alpha1.UserSpec{ForProvider: v1alpha1.UserParameters{Username: "carol", Name: new("Carol")}}}
+	if r, err := kind.Reconcile(e, mg); err != nil || !r.Created {
+		t.Fatalf("first reconcile: want a create, got %+v, %v", r, err)
+	}
+	if got := mg.Spec.ForProvider.IsActive; got == nil || !*got {
+		t.Errorf("spec.forProvider.isActive after the create: %v, want true from the create's answer", got)
+	}
+	if r, err := kind.Reconcile(e, mg); err != nil || r.Observation.ResourceLateInitialized {
+		t.Fatalf("second reconcile: want nothing to late-initialize, got %+v, %v", r, err)
+	}
+}

@@ -152,10 +152,7 @@ func (e *external) Describe(u api.User) adoption.Description {
 func (e *external) Observe(mg mr, u api.User, p identityv1alpha1.Provenance) adoption.Observation {
 	fp := mg.Parameters()
 	*mg.Observation() = observation(u, p)
-	li := false
-	if fp.IsActive == nil {
-		fp.IsActive, li = new(u.GetIsActive()), true
-	}
+	li := lateInitialize(fp, u)
 	want, err := desired(fp)
 	if err != nil {
 		// Update gets the same error: a spec that cannot be read is never written.
@@ -195,7 +192,21 @@ func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 	if err != nil {
 		return "", nil, authentik.Wrap(err, resp, errCreate, fp.Username)
 	}
+	lateInitialize(fp, *u)
 	return strconv.Itoa(int(u.Pk)), nil, nil
+}
+
+// lateInitialize fills the spec's unset fields from the user, authentik's defaults, and says
+// whether it filled any. Create calls it too, with the create's answer: the update that records
+// the create then carries them (without LateInitialize in the management policies, that update
+// leaves the spec out), where the next reconcile's late initialization would cost an update of
+// its own.
+func lateInitialize(fp *v1alpha1.UserParameters, u api.User) bool {
+	if fp.IsActive != nil {
+		return false
+	}
+	fp.IsActive = new(u.GetIsActive())
+	return true
 }
 
 // Update sets the password first when the Secret changed since it was last set, then sends

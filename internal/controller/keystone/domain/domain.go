@@ -105,10 +105,7 @@ func (e *external) Describe(d domain) adoption.Description {
 func (e *external) Observe(mg mr, d domain, p identityv1alpha1.Provenance) adoption.Observation {
 	*mg.Observation() = v1alpha1.DomainObservation{ID: d.ID, Name: d.Name, Description: d.Description, Enabled: d.Enabled, Provenance: p}
 	fp := mg.Parameters()
-	li := false
-	if fp.Enabled == nil {
-		fp.Enabled, li = &d.Enabled, true
-	}
+	li := lateInitialize(fp, d)
 	want, have := desired(fp), observed(d, fp)
 	diff := cmp.Diff(want, have)
 	return adoption.Observation{UpToDate: diff == "", Diff: diff, LateInitialized: li}
@@ -124,7 +121,21 @@ func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 	if err != nil {
 		return "", nil, keystone.Wrap(err, errCreate, mg.Parameters().Name)
 	}
+	lateInitialize(mg.Parameters(), d)
 	return d.ID, nil, nil
+}
+
+// lateInitialize fills the spec's unset fields from the domain, Keystone's defaults, and says
+// whether it filled any. Create calls it too, with the create's answer: the update that records
+// the create then carries them (without LateInitialize in the management policies, that update
+// leaves the spec out), where the next reconcile's late initialization would cost an update of
+// its own.
+func lateInitialize(fp *v1alpha1.DomainParameters, d domain) bool {
+	if fp.Enabled != nil {
+		return false
+	}
+	fp.Enabled = &d.Enabled
+	return true
 }
 
 func (e *external) Update(ctx context.Context, mg mr, d domain, m provenance.Marker) (managed.ConnectionDetails, error) {

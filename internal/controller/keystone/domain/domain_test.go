@@ -2,6 +2,7 @@ package domain
 
 import (
 	"errors"
+	"net/http"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -221,6 +222,29 @@ func TestCalls(t *testing.T) {
 			got := keystonetest.Run(tc.answers, newDriver, tc.call)
 			if diff := cmp.Diff(tc.want, got, test.EquateErrors()); diff != "" {
 				t.Errorf("-want +got:\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestCreateLateInitializes: a create fills the spec's unset enabled from Keystone's answer,
+// so that the update recording the create carries it; a value the spec sets stays.
+func TestCreateLateInitializes(t *testing.T) {
+	answers := map[string]keystonetest.Answer{"POST domains": {Status: http.StatusCreated, Body: `{"domain": {"id": "d1", "enabled": false}}`}}
+	cases := map[string]struct {
+		enabled, want *bool
+	}{
+		"UnsetTakesTheAnswer": {want: new(false)},
+		"SetStays":            {enabled: new(true), want: new(true)},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			mg := newDomain(v1alpha1.DomainParameters{Name: "team-a", Enabled: tc.enabled})
+			if got := keystonetest.Run(answers, newDriver, create(mg)); got.Err != nil {
+				t.Fatalf("Create: %v", got.Err)
+			}
+			if diff := cmp.Diff(tc.want, mg.Parameters().Enabled); diff != "" {
+				t.Errorf("spec.forProvider.enabled after Create: -want, +got:\n%s", diff)
 			}
 		})
 	}

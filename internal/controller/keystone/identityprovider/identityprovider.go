@@ -117,10 +117,7 @@ func (e *external) Observe(mg mr, idp keystone.IdentityProvider, p identityv1alp
 		RemoteIDs: idp.RemoteIDs, AuthorizationTTL: toInt32(idp.AuthorizationTTL), Provenance: p,
 	}
 	fp := mg.Parameters()
-	li := false
-	if fp.Enabled == nil {
-		fp.Enabled, li = &idp.Enabled, true
-	}
+	li := lateInitialize(fp, idp)
 	want, have := desired(fp), observed(idp, fp)
 	diff := cmp.Diff(want, have)
 	return adoption.Observation{UpToDate: diff == "", Diff: diff, LateInitialized: li}
@@ -141,7 +138,21 @@ func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 	if err != nil {
 		return "", nil, keystone.Wrap(err, errCreate, fp.ID)
 	}
+	lateInitialize(fp, idp)
 	return idp.ID, nil, nil
+}
+
+// lateInitialize fills the spec's unset fields from the identity provider, Keystone's defaults, and says
+// whether it filled any. Create calls it too, with the create's answer: the update that records
+// the create then carries them (without LateInitialize in the management policies, that update
+// leaves the spec out), where the next reconcile's late initialization would cost an update of
+// its own.
+func lateInitialize(fp *v1alpha1.IdentityProviderParameters, idp keystone.IdentityProvider) bool {
+	if fp.Enabled != nil {
+		return false
+	}
+	fp.Enabled = &idp.Enabled
+	return true
 }
 
 // Update patches the managed fields and the description with the marker as its last line. The

@@ -1,13 +1,16 @@
 package identityprovider
 
 import (
+	"net/http"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/crossplane-contrib/provider-identity/apis/keystone/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
+	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone/keystonetest"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
@@ -84,5 +87,31 @@ func TestDesiredOpts(t *testing.T) {
 	want := keystone.IdentityProviderOpts{DomainID: ptr("d"), Enabled: ptr(true), RemoteIDs: &[]string{"a", "b"}, AuthorizationTTL: ptr(7)}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("opts (-want +got):\n%s", d)
+	}
+}
+
+// TestCreateLateInitializes: a create fills the spec's unset enabled from Keystone's answer,
+// so that the update recording the create carries it; a value the spec sets stays.
+func TestCreateLateInitializes(t *testing.T) {
+	answers := map[string]keystonetest.Answer{"PUT OS-FEDERATION/identity_providers/x": {Status: http.StatusCreated,
+		Body: `{"identity_provider": {"id": "x", "domain_id": "d1", "enabled": false}}`}}
+	cases := map[string]struct {
+		enabled, want *bool
+	}{
+		"UnsetTakesTheAnswer": {want: ptr(false)},
+		"SetStays":            {enabled: ptr(true), want: ptr(true)},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			mg := &v1alpha1.IdentityProvider{Spec: v1alpha1.IdentityProviderSpec{ForProvider: v1alpha1.IdentityProviderParameters{ID: "x", DomainID: ptr("d1"), Enabled: tc.enabled}}}
+			newDriver := func(a keystone.API) adoption.Driver[mr, keystone.IdentityProvider] { return &external{sc: a} }
+			got := keystonetest.Run(answers, newDriver, keystonetest.Create[mr, keystone.IdentityProvider](mg, marker))
+			if got.Err != nil {
+				t.Fatalf("Create: %v (calls %v)", got.Err, got.Calls)
+			}
+			if diff := cmp.Diff(tc.want, mg.Spec.ForProvider.Enabled); diff != "" {
+				t.Errorf("spec.forProvider.enabled after Create: -want, +got:\n%s", diff)
+			}
+		})
 	}
 }

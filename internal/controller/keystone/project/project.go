@@ -139,10 +139,7 @@ func (e *external) Observe(mg mr, p project, prov identityv1alpha1.Provenance) a
 		Description: p.Description, Enabled: p.Enabled, Tags: sortedTags(p.Tags), Provenance: prov,
 	}
 	fp := mg.Parameters()
-	li := false
-	if fp.Enabled == nil {
-		fp.Enabled, li = &p.Enabled, true
-	}
+	li := lateInitialize(fp, p)
 	diff := cmp.Diff(desired(fp), observed(p, fp), cmpopts.EquateEmpty())
 	return adoption.Observation{UpToDate: diff == "", Diff: diff, LateInitialized: li}
 }
@@ -161,7 +158,21 @@ func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 	if err != nil {
 		return "", nil, keystone.Wrap(err, errCreate, fp.Name)
 	}
+	lateInitialize(fp, p)
 	return p.ID, nil, nil
+}
+
+// lateInitialize fills the spec's unset fields from the project, Keystone's defaults, and says
+// whether it filled any. Create calls it too, with the create's answer: the update that records
+// the create then carries them (without LateInitialize in the management policies, that update
+// leaves the spec out), where the next reconcile's late initialization would cost an update of
+// its own.
+func lateInitialize(fp *v1alpha1.ProjectParameters, p project) bool {
+	if fp.Enabled != nil {
+		return false
+	}
+	fp.Enabled = &p.Enabled
+	return true
 }
 
 // Update patches the mutable fields and the marker. Keystone cannot move a project to another

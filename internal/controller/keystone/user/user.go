@@ -187,10 +187,7 @@ func (e *external) Observe(mg mr, u user, p identityv1alpha1.Provenance) adoptio
 	if u.PasswordExpiresAt != nil {
 		mg.Observation().PasswordExpiresAt = *u.PasswordExpiresAt
 	}
-	li := false
-	if fp.Enabled == nil {
-		fp.Enabled, li = &u.Enabled, true
-	}
+	li := lateInitialize(fp, u)
 	want := comparison{Fields: desired(fp)}
 	have := comparison{Fields: observed(u, fp)}
 	if fp.PasswordSecretRef != nil {
@@ -236,7 +233,21 @@ func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 		meta.AddAnnotations(mg, map[string]string{AnnotationPasswordSentOnCreate: string(b)})
 		mg.Observation().PasswordFingerprint = sent
 	}
+	lateInitialize(fp, u)
 	return u.ID, nil, nil
+}
+
+// lateInitialize fills the spec's unset fields from the user, Keystone's defaults, and says
+// whether it filled any. Create calls it too, with the create's answer: the update that records
+// the create then carries them (without LateInitialize in the management policies, that update
+// leaves the spec out), where the next reconcile's late initialization would cost an update of
+// its own.
+func lateInitialize(fp *v1alpha1.UserParameters, u user) bool {
+	if fp.Enabled != nil {
+		return false
+	}
+	fp.Enabled = &u.Enabled
+	return true
 }
 
 // Update writes the managed fields and the marker, and the password when the Secret changed
