@@ -32,9 +32,9 @@ type config struct {
 	ChangeLogsSocketPath     string
 }
 
-// PollJitter is how far each resource's next poll may move either way from the poll interval,
-// so that resources created together (a whole folder applied at once) do not poll Keystone and
-// authentik in bursts forever.
+// PollJitter is how far each resource's next poll may come before the poll interval (never
+// after it), so that resources created together (a whole folder applied at once) do not poll
+// Keystone and authentik in bursts forever.
 func (c config) PollJitter() time.Duration {
 	return time.Duration(float64(c.PollInterval) * float64(c.PollJitterPercentage) / 100)
 }
@@ -49,7 +49,7 @@ func parseFlags(name string, args []string) (config, error) {
 	app.Flag("leader-election", "Use leader election so that only one replica reconciles.").Short('l').Default("false").Envar("LEADER_ELECTION").BoolVar(&c.LeaderElection)
 	app.Flag("sync", "How often every resource is re-listed from the API server, as a safety net for missed events.").Short('s').Default("1h").DurationVar(&c.SyncInterval)
 	app.Flag("poll", "How often each resource is checked for drift from its desired state.").Default("1m").DurationVar(&c.PollInterval)
-	app.Flag("poll-jitter-percentage", "How far, in percent of --poll, each resource's next check may move either way at random (0 to 99).").Default("10").UintVar(&c.PollJitterPercentage)
+	app.Flag("poll-jitter-percentage", "How far, in percent of --poll, each resource's next check may come early at random (0 to 99); none comes later than --poll.").Default("10").UintVar(&c.PollJitterPercentage)
 	app.Flag("poll-state-metric", "How often the managed resource state metrics are recorded.").Default("5s").DurationVar(&c.PollStateMetricInterval)
 	// Keystone and authentik are protected by --max-requests-per-endpoint, not by this rate: a
 	// global rate of reconciles that polls alone saturate (a minute's poll of 1,250 resources

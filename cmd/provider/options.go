@@ -73,8 +73,9 @@ func version() string {
 
 // sharedReads lets the resources that poll at about the same time share one list of their
 // scope: a list answers reads for half the poll jitter, so that a change made by hand is
-// still noticed within a poll interval plus jitter (the first poll more than that after the
-// change reads a list taken after it). Without jitter nothing is shared.
+// still noticed within a poll interval plus half the jitter (the first poll more than that
+// after the change reads a list taken after it, and polls are never more than an interval
+// apart). Without jitter nothing is shared.
 func sharedReads(c config) clients.SharedReadOptions {
 	return clients.SharedReadOptions{Fresh: c.PollJitter() / 2, Window: c.PollInterval}
 }

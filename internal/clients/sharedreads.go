@@ -22,7 +22,8 @@ type SharedReadOptions struct {
 	// Fresh is how old a list (or our own write's answer) may be and still answer a read. A
 	// change made by hand is seen by the first poll more than Fresh after it: keep Fresh
 	// below the poll jitter, so that drift is still noticed within a poll interval plus
-	// jitter. Zero shares nothing: every read goes to the system.
+	// jitter (polls come at most an interval apart). Zero shares nothing: every read goes to
+	// the system.
 	Fresh time.Duration
 	// Window is how far back reads count toward a scope's demand: the poll interval, over
 	// which every resource reads its object once.

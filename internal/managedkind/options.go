@@ -45,8 +45,8 @@ type Options struct {
 	// FirstResources sets each kind up once its first resource appears; nil sets every kind
 	// up at once.
 	FirstResources *FirstResources
-	// PollJitter moves each resource's next poll by a random duration up to this either way;
-	// zero polls at exactly PollInterval.
+	// PollJitter brings each resource's next poll forward by a random duration up to this
+	// (pollWithin); zero polls at exactly PollInterval.
 	PollJitter time.Duration
 }
 
@@ -76,7 +76,7 @@ func (o Options) reconcilerOptions() []managed.ReconcilerOption {
 		opts = append(opts, managed.WithChangeLogger(o.ChangeLogOptions.ChangeLogger))
 	}
 	if o.PollJitter > 0 {
-		opts = append(opts, managed.WithPollJitterHook(o.PollJitter))
+		opts = append(opts, managed.WithPollIntervalHook(pollWithin(o.PollJitter)))
 	}
 	return opts
 }
