@@ -142,11 +142,10 @@ func (e *external) Create(ctx context.Context, mg mr, m provenance.Marker) (stri
 	return idp.ID, nil, nil
 }
 
-// lateInitialize fills the spec's unset fields from the identity provider, Keystone's defaults, and says
-// whether it filled any. Create calls it too, with the create's answer: the update that records
-// the create then carries them (without LateInitialize in the management policies, that update
-// leaves the spec out), where the next reconcile's late initialization would cost an update of
-// its own.
+// lateInitialize fills the spec's unset fields from the identity provider, Keystone's
+// defaults, and says whether it filled any. Create calls it with the create's answer, so that
+// the update recording the create carries them instead of an update of their own (ADR 0006,
+// part 5).
 func lateInitialize(fp *v1alpha1.IdentityProviderParameters, idp keystone.IdentityProvider) bool {
 	if fp.Enabled != nil {
 		return false
