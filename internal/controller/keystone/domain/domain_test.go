@@ -231,21 +231,11 @@ func TestCalls(t *testing.T) {
 // so that the update recording the create carries it; a value the spec sets stays.
 func TestCreateLateInitializes(t *testing.T) {
 	answers := map[string]keystonetest.Answer{"POST domains": {Status: http.StatusCreated, Body: `{"domain": {"id": "d1", "enabled": false}}`}}
-	cases := map[string]struct {
-		enabled, want *bool
-	}{
-		"UnsetTakesTheAnswer": {want: new(false)},
-		"SetStays":            {enabled: new(true), want: new(true)},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			mg := newDomain(v1alpha1.DomainParameters{Name: "team-a", Enabled: tc.enabled})
-			if got := keystonetest.Run(answers, newDriver, create(mg)); got.Err != nil {
-				t.Fatalf("Create: %v", got.Err)
-			}
-			if diff := cmp.Diff(tc.want, mg.Parameters().Enabled); diff != "" {
-				t.Errorf("spec.forProvider.enabled after Create: -want, +got:\n%s", diff)
-			}
-		})
-	}
+	keystonetest.LateInitializedOnCreate(t, func(t *testing.T, enabled *bool) *bool {
+		mg := newDomain(v1alpha1.DomainParameters{Name: "team-a", Enabled: enabled})
+		if got := keystonetest.Run(answers, newDriver, create(mg)); got.Err != nil {
+			t.Fatalf("Create: %v", got.Err)
+		}
+		return mg.Parameters().Enabled
+	})
 }

@@ -95,23 +95,12 @@ func TestDesiredOpts(t *testing.T) {
 func TestCreateLateInitializes(t *testing.T) {
 	answers := map[string]keystonetest.Answer{"PUT OS-FEDERATION/identity_providers/x": {Status: http.StatusCreated,
 		Body: `{"identity_provider": {"id": "x", "domain_id": "d1", "enabled": false}}`}}
-	cases := map[string]struct {
-		enabled, want *bool
-	}{
-		"UnsetTakesTheAnswer": {want: ptr(false)},
-		"SetStays":            {enabled: ptr(true), want: ptr(true)},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			mg := &v1alpha1.IdentityProvider{Spec: v1alpha1.IdentityProviderSpec{ForProvider: v1alpha1.IdentityProviderParameters{ID: "x", DomainID: ptr("d1"), Enabled: tc.enabled}}}
-			newDriver := func(a keystone.API) adoption.Driver[mr, keystone.IdentityProvider] { return &external{sc: a} }
-			got := keystonetest.Run(answers, newDriver, keystonetest.Create[mr, keystone.IdentityProvider](mg, marker))
-			if got.Err != nil {
-				t.Fatalf("Create: %v (calls %v)", got.Err, got.Calls)
-			}
-			if diff := cmp.Diff(tc.want, mg.Spec.ForProvider.Enabled); diff != "" {
-				t.Errorf("spec.forProvider.enabled after Create: -want, +got:\n%s", diff)
-			}
-		})
-	}
+	newDriver := func(a keystone.API) adoption.Driver[mr, keystone.IdentityProvider] { return &external{sc: a} }
+	keystonetest.LateInitializedOnCreate(t, func(t *testing.T, enabled *bool) *bool {
+		mg := &v1alpha1.IdentityProvider{Spec: v1alpha1.IdentityProviderSpec{ForProvider: v1alpha1.IdentityProviderParameters{ID: "x", DomainID: ptr("d1"), Enabled: enabled}}}
+		if got := keystonetest.Run(answers, newDriver, keystonetest.Create[mr, keystone.IdentityProvider](mg, marker)); got.Err != nil {
+			t.Fatalf("Create: %v (calls %v)", got.Err, got.Calls)
+		}
+		return mg.Spec.ForProvider.Enabled
+	})
 }

@@ -396,21 +396,11 @@ func TestDeletionOfALeafListsNoChildren(t *testing.T) {
 // so that the update recording the create carries it; a value the spec sets stays.
 func TestCreateLateInitializes(t *testing.T) {
 	answers := map[string]keystonetest.Answer{"POST projects": {Status: http.StatusCreated, Body: `{"project": {"id": "p1", "enabled": false}}`}}
-	cases := map[string]struct {
-		enabled, want *bool
-	}{
-		"UnsetTakesTheAnswer": {want: ptr(false)},
-		"SetStays":            {enabled: ptr(true), want: ptr(true)},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			mg := &v1alpha1.Project{Spec: v1alpha1.ProjectSpec{ForProvider: v1alpha1.ProjectParameters{Name: "team-a", DomainID: ptr("d1"), Enabled: tc.enabled}}}
-			if got := keystonetest.Run(answers, newDriver, create(mg)); got.Err != nil {
-				t.Fatalf("Create: %v", got.Err)
-			}
-			if diff := cmp.Diff(tc.want, mg.Spec.ForProvider.Enabled); diff != "" {
-				t.Errorf("spec.forProvider.enabled after Create: -want, +got:\n%s", diff)
-			}
-		})
-	}
+	keystonetest.LateInitializedOnCreate(t, func(t *testing.T, enabled *bool) *bool {
+		mg := &v1alpha1.Project{Spec: v1alpha1.ProjectSpec{ForProvider: v1alpha1.ProjectParameters{Name: "team-a", DomainID: ptr("d1"), Enabled: enabled}}}
+		if got := keystonetest.Run(answers, newDriver, create(mg)); got.Err != nil {
+			t.Fatalf("Create: %v", got.Err)
+		}
+		return mg.Spec.ForProvider.Enabled
+	})
 }

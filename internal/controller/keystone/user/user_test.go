@@ -27,6 +27,7 @@ import (
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/keystone/keystonetest"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
@@ -610,23 +611,13 @@ func TestNamespacedPasswordSecret(t *testing.T) {
 // so that the update recording the create carries it; a value the spec sets stays.
 func TestCreateLateInitializes(t *testing.T) {
 	answers := map[string]answer{"POST /v3/users": {code: 201, body: `{"user":{"id":"u1","name":"alice","domain_id":"d1","enabled":false}}`}}
-	cases := map[string]struct {
-		enabled, want *bool
-	}{
-		"UnsetTakesTheAnswer": {want: ptr(false)},
-		"SetStays":            {enabled: ptr(true), want: ptr(true)},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			f := &fakeKeystone{answers: answers}
-			e := sharedDriver(clients.SharedReadOptions{}, kubeWith(t))(f.client(t)).(*external)
-			mg := newUser(func(p *v1alpha1.UserParameters) { p.Enabled = tc.enabled })
-			if _, _, err := e.Create(t.Context(), mg, marker); err != nil {
-				t.Fatalf("Create: %v", err)
-			}
-			if diff := cmp.Diff(tc.want, mg.Spec.ForProvider.Enabled); diff != "" {
-				t.Errorf("spec.forProvider.enabled after Create: -want, +got:\n%s", diff)
-			}
-		})
-	}
+	keystonetest.LateInitializedOnCreate(t, func(t *testing.T, enabled *bool) *bool {
+		f := &fakeKeystone{answers: answers}
+		e := sharedDriver(clients.SharedReadOptions{}, kubeWith(t))(f.client(t)).(*external)
+		mg := newUser(func(p *v1alpha1.UserParameters) { p.Enabled = enabled })
+		if _, _, err := e.Create(t.Context(), mg, marker); err != nil {
+			t.Fatalf("Create: %v", err)
+		}
+		return mg.Spec.ForProvider.Enabled
+	})
 }
