@@ -52,8 +52,8 @@ type options struct {
 	// is then measured on the same workload right after the floor (keystone only); "" skips it.
 	Tofu string
 	Dir  string
-	// Skip names steps left out of a quicker run (floor, tofu, kubeonly, drift, delete), e.g. to measure
-	// only memory at a size; their figures then read "not measured".
+	// Skip names steps left out of a quicker run (floor, tofu, kubeonly, drift, delete), e.g.
+	// to measure only memory at a size; their figures then read "not measured".
 	Skip map[string]bool
 	// ProviderArgs are more flags for the provider, e.g. --pprof-bind-address=127.0.0.1:6060,
 	// which also makes the bench save a heap profile at the end of the apply and steady phases.
