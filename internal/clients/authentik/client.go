@@ -92,14 +92,24 @@ func cacheKey(cfg *identityv1alpha1.AuthentikConfig, token, ca []byte) string {
 func Describe(err error, resp *http.Response) string {
 	var oe *api.GenericOpenAPIError
 	if errors.As(err, &oe) {
-		msg := strings.TrimSpace(string(oe.Body()))
-		if len(msg) > 300 {
-			msg = msg[:300] + "..."
-		}
 		if resp != nil {
-			return resp.Request.Method + " " + resp.Request.URL.Path + ": authentik answered " + resp.Status + ": " + msg
+			return answered(resp, oe.Body())
 		}
-		return oe.Error() + ": " + msg
+		return oe.Error() + ": " + shortBody(oe.Body())
 	}
 	return err.Error()
+}
+
+// answered says what authentik answered to a request: its method and path, the status and the
+// start of the body (authentik's, never the request's).
+func answered(resp *http.Response, body []byte) string {
+	return resp.Request.Method + " " + resp.Request.URL.Path + ": authentik answered " + resp.Status + ": " + shortBody(body)
+}
+
+func shortBody(body []byte) string {
+	msg := strings.TrimSpace(string(body))
+	if len(msg) > 300 {
+		msg = msg[:300] + "..."
+	}
+	return msg
 }

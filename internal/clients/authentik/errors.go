@@ -27,13 +27,27 @@ func AsError(err error, resp *http.Response) error {
 	if err == nil {
 		return nil
 	}
-	e := &Error{Message: Describe(err, resp)}
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	e = &Error{Message: Describe(err, resp)}
 	if resp != nil {
 		e.Status = resp.StatusCode
 	}
 	var oe *api.GenericOpenAPIError
 	if e.Status == http.StatusBadRequest && errors.As(err, &oe) {
 		e.Fields = fieldErrors(oe.Body())
+	}
+	return e
+}
+
+// answerError is the *Error of an answer other than 2xx whose body was read (a request sent
+// without the generated client, see get), as AsError makes them of the generated client's.
+func answerError(resp *http.Response, body []byte) error {
+	e := &Error{Status: resp.StatusCode, Message: answered(resp, body)}
+	if e.Status == http.StatusBadRequest {
+		e.Fields = fieldErrors(body)
 	}
 	return e
 }

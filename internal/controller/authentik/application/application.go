@@ -3,7 +3,6 @@ package application
 
 import (
 	"context"
-	"net/http"
 	"strconv"
 
 	api "goauthentik.io/api/v3"
@@ -88,13 +87,8 @@ func New(c shared.Client) *External { return &External{Client: c, objs: objects(
 // objects are the kind's shared reads of applications: the list of all of them (every one,
 // not only those the token's user may open: superuser_full_list) renders them as a read does.
 func objects(r *shared.Reads) *authentik.Shared[api.Application] {
-	return shared.ObjectsOf(r, "core/applications/?superuser_full_list=true", func(ctx context.Context, c *api.APIClient, page, size int32) ([]api.Application, int32, *http.Response, error) {
-		l, resp, err := c.CoreAPI.CoreApplicationsList(ctx).SuperuserFullList(true).Page(page).PageSize(size).Execute()
-		if err != nil {
-			return nil, 0, resp, err
-		}
-		return l.Results, authentik.NextPage(l.Pagination), resp, nil
-	}, func(a api.Application) string { return a.Slug })
+	const list = "core/applications/?superuser_full_list=true"
+	return shared.ObjectsOf(r, list, authentik.ApplicationPages(list), func(a api.Application) string { return a.Slug })
 }
 
 var _ adoption.Driver[mr, api.Application] = &External{}

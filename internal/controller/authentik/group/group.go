@@ -4,7 +4,6 @@ package group
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"slices"
 
 	"github.com/google/go-cmp/cmp"
@@ -96,13 +95,8 @@ func (e *external) Get(ctx context.Context, _ mr, id string) (api.Group, error) 
 // members as Get reads them, carries every field Observe compares (attributes, parents,
 // roles, is_superuser).
 func objects(r *shared.Reads) *authentik.Shared[api.Group] {
-	return shared.ObjectsOf(r, "core/groups/?include_users=false", func(ctx context.Context, c *api.APIClient, page, size int32) ([]api.Group, int32, *http.Response, error) {
-		l, resp, err := c.CoreAPI.CoreGroupsList(ctx).IncludeUsers(false).Page(page).PageSize(size).Execute()
-		if err != nil {
-			return nil, 0, resp, err
-		}
-		return l.Results, authentik.NextPage(l.Pagination), resp, nil
-	}, func(g api.Group) string { return g.Pk })
+	const list = "core/groups/?include_users=false"
+	return shared.ObjectsOf(r, list, authentik.GroupPages(list), func(g api.Group) string { return g.Pk })
 }
 
 // Find looks a group up by name. authentik's filter is exact; the names are compared again

@@ -16,6 +16,7 @@ import (
 	"github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 )
@@ -75,6 +76,7 @@ var providerKind = &shared.ProviderKind[mr, api.LDAPProvider, api.LDAPProviderRe
 		(*api.ProvidersAPIService).ProvidersLdapDestroy),
 	TypeName:   "authentik LDAP provider",
 	List:       "providers/ldap/",
+	Pages:      authentik.LDAPProviderPages,
 	Validate:   validate,
 	OtherTypes: "OAuth2, SAML, proxy...",
 	Name:       func(mg mr) string { return mg.Parameters().Name },

@@ -18,6 +18,7 @@ import (
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/clients"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 )
@@ -99,6 +100,7 @@ var providerKind = &shared.ProviderKind[mr, api.OAuth2Provider, api.OAuth2Provid
 		(*api.ProvidersAPIService).ProvidersOauth2Destroy),
 	TypeName:   "authentik OAuth2 provider",
 	List:       "providers/oauth2/",
+	Pages:      authentik.OAuth2ProviderPages,
 	Validate:   validate,
 	OtherTypes: "SAML, proxy, LDAP...",
 	Name:       func(mg mr) string { return mg.Parameters().Name },

@@ -16,6 +16,7 @@ import (
 	"github.com/crossplane-contrib/provider-identity/apis/namespaced/authentik/v1alpha1"
 	identityv1alpha1 "github.com/crossplane-contrib/provider-identity/apis/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients/authentik"
 	"github.com/crossplane-contrib/provider-identity/internal/controller/authentik/shared"
 	"github.com/crossplane-contrib/provider-identity/internal/managedkind"
 )
@@ -82,6 +83,7 @@ var providerKind = &shared.ProviderKind[mr, api.ProxyProvider, api.ProxyProvider
 		(*api.ProvidersAPIService).ProvidersProxyDestroy),
 	TypeName:   "authentik proxy provider",
 	List:       "providers/proxy/",
+	Pages:      authentik.ProxyProviderPages,
 	Validate:   validate,
 	OtherTypes: "OAuth2, SAML, LDAP...",
 	Name:       func(mg mr) string { return mg.Parameters().Name },

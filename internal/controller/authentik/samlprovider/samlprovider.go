@@ -85,6 +85,7 @@ var providerKind = &shared.ProviderKind[mr, api.SAMLProvider, api.SAMLProviderRe
 		(*api.ProvidersAPIService).ProvidersSamlDestroy),
 	TypeName:   "authentik SAML provider",
 	List:       "providers/saml/",
+	Pages:      authentik.SAMLProviderPages,
 	Validate:   validate,
 	OtherTypes: "OAuth2, proxy, LDAP...",
 	Name:       func(mg mr) string { return mg.Parameters().Name },

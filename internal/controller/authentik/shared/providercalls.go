@@ -16,9 +16,7 @@ import (
 type ProviderCalls[P, Req, Patch any] struct {
 	retrieve func(ctx context.Context, a *api.APIClient, pk int32) (*P, *http.Response, error)
 	// list reads one page of the providers with the name; next is 0 on the last page.
-	list func(ctx context.Context, a *api.APIClient, name string, page int32) (items []P, next int32, resp *http.Response, err error)
-	// listAll reads one page of all providers of the type, for shared reads.
-	listAll authentik.ListPage[P]
+	list    func(ctx context.Context, a *api.APIClient, name string, page int32) (items []P, next int32, resp *http.Response, err error)
 	create  func(ctx context.Context, a *api.APIClient, r Req) (*P, *http.Response, error)
 	update  func(ctx context.Context, a *api.APIClient, pk int32, r Patch) (*P, *http.Response, error)
 	destroy func(ctx context.Context, a *api.APIClient, pk int32) (*http.Response, error)
@@ -78,13 +76,6 @@ func NewProviderCalls[P any, L page[P], PP interface {
 		},
 		list: func(ctx context.Context, a *api.APIClient, name string, page int32) ([]P, int32, *http.Response, error) {
 			l, resp, err := byName(list(a.ProvidersAPI, ctx), name).Page(page).PageSize(authentik.PageSize).Execute()
-			if err != nil {
-				return nil, 0, resp, err
-			}
-			return l.GetResults(), authentik.NextPage(l.GetPagination()), resp, nil
-		},
-		listAll: func(ctx context.Context, a *api.APIClient, page, size int32) ([]P, int32, *http.Response, error) {
-			l, resp, err := list(a.ProvidersAPI, ctx).Page(page).PageSize(size).Execute()
 			if err != nil {
 				return nil, 0, resp, err
 			}

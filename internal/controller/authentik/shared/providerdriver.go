@@ -36,6 +36,8 @@ type ProviderKind[MG resource.Managed, P, Req, Patch any] struct {
 	// List names the list of all providers of the type (e.g. providers/oauth2/), whose
 	// resources share their reads of providers by ID; empty: not shared.
 	List string
+	// Pages reads pages of List (e.g. authentik.OAuth2ProviderPages).
+	Pages func(list string) authentik.ListPage[P]
 	// OtherTypes are examples of the other provider types, named in the error for a name one of
 	// them already has, e.g. "SAML, proxy, LDAP...".
 	OtherTypes string
@@ -269,7 +271,7 @@ func (d *ProviderDriver[MG, P, Req, Patch]) objects() *authentik.Shared[P] {
 	if d.kind.List == "" {
 		return nil
 	}
-	return ObjectsOf(d.Reads, d.kind.List, d.kind.Calls.listAll, func(p P) string {
+	return ObjectsOf(d.Reads, d.kind.List, d.kind.Pages(d.kind.List), func(p P) string {
 		return strconv.Itoa(int(d.kind.Calls.object(&p).GetPk()))
 	})
 }

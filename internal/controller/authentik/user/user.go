@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"net/http"
 	"slices"
 	"strconv"
 
@@ -115,13 +114,8 @@ func (e *external) Get(ctx context.Context, mg mr, id string) (api.User, error) 
 // Observe compares (attributes with the password version, groups' pks, type, path); group and
 // role objects are not asked for, as Find does not.
 func objects(r *shared.Reads) *authentik.Shared[api.User] {
-	return shared.ObjectsOf(r, "core/users/?include_groups=false&include_roles=false", func(ctx context.Context, c *api.APIClient, page, size int32) ([]api.User, int32, *http.Response, error) {
-		l, resp, err := c.CoreAPI.CoreUsersList(ctx).IncludeGroups(false).IncludeRoles(false).Page(page).PageSize(size).Execute()
-		if err != nil {
-			return nil, 0, resp, err
-		}
-		return l.Results, authentik.NextPage(l.Pagination), resp, nil
-	}, func(u api.User) string { return strconv.Itoa(int(u.Pk)) })
+	const list = "core/users/?include_groups=false&include_roles=false"
+	return shared.ObjectsOf(r, list, authentik.UserPages(list), func(u api.User) string { return strconv.Itoa(int(u.Pk)) })
 }
 
 // Find looks a user up by username, authentik's unique key for users. Group and role objects
