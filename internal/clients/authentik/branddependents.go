@@ -9,6 +9,7 @@ import (
 
 	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 )
 
 const (
@@ -58,16 +59,29 @@ func BrandsOfKeypair(ctx context.Context, c *api.APIClient, pk, what string) ([]
 	})
 }
 
+// brandReads joins the deletions' reads of every brand, the same question for each
+// application, flow and key pair deleted (see allBrands).
+var brandReads clients.JoinedReads[*api.APIClient, []api.Brand]
+
+// allBrands reads every brand, with a list that started after the call: deletions asking at
+// about the same time share it (clients.JoinedReads), so a teardown of many applications asks
+// authentik a few times rather than once per application. The answer is shared: read only.
+func allBrands(ctx context.Context, c *api.APIClient) ([]api.Brand, error) {
+	return brandReads.Read(ctx, c, func(ctx context.Context) ([]api.Brand, error) {
+		return ListAll(ctx, func(page int32) ([]api.Brand, int32, error) {
+			l, resp, err := c.CoreAPI.CoreBrandsList(ctx).Page(page).PageSize(PageSize).Execute()
+			if err != nil {
+				return nil, 0, AsError(err, resp)
+			}
+			return l.Results, NextPage(l.Pagination), nil
+		})
+	})
+}
+
 // brandsUsing reads every brand (there are few; authentik cannot filter by application or
 // client certificate) and describes those that use the object by their marker.
 func brandsUsing(ctx context.Context, c *api.APIClient, what string, uses func(api.Brand) bool) ([]adoption.Dependent, error) {
-	bs, err := ListAll(ctx, func(page int32) ([]api.Brand, int32, error) {
-		l, resp, err := c.CoreAPI.CoreBrandsList(ctx).Page(page).PageSize(PageSize).Execute()
-		if err != nil {
-			return nil, 0, AsError(err, resp)
-		}
-		return l.Results, NextPage(l.Pagination), nil
-	})
+	bs, err := allBrands(ctx, c)
 	if err != nil {
 		return nil, errors.Wrapf(err, errListBrands, what)
 	}

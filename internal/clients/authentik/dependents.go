@@ -10,6 +10,7 @@ import (
 
 	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 	"github.com/crossplane-contrib/provider-identity/internal/provenance"
 )
 
@@ -98,17 +99,30 @@ func BindingsOfUser(ctx context.Context, c *api.APIClient, pk int32, username st
 	})
 }
 
+// memberBindingReads joins the deletions' reads of the bindings without a policy, the same
+// question for each group and user deleted (see memberBindings).
+var memberBindingReads clients.JoinedReads[*api.APIClient, []api.PolicyBinding]
+
+// memberBindings reads the bindings without a policy (those of a group or a user), with a list
+// that started after the call: deletions asking at about the same time share it
+// (clients.JoinedReads). The answer is shared: read only.
+func memberBindings(ctx context.Context, c *api.APIClient) ([]api.PolicyBinding, error) {
+	return memberBindingReads.Read(ctx, c, func(ctx context.Context) ([]api.PolicyBinding, error) {
+		return ListAll(ctx, func(page int32) ([]api.PolicyBinding, int32, error) {
+			l, resp, err := c.PoliciesAPI.PoliciesBindingsList(ctx).PolicyIsnull(true).Page(page).PageSize(PageSize).Execute()
+			if err != nil {
+				return nil, 0, AsError(err, resp)
+			}
+			return l.Results, NextPage(l.Pagination), nil
+		})
+	})
+}
+
 // bindingsOf lists the bindings of a group or user. authentik cannot filter bindings by group
 // or user (an unknown filter is ignored, so asking would return every binding); bindings of a
 // group or user are those without a policy, which it can filter on.
 func bindingsOf(ctx context.Context, c *api.APIClient, what string, match func(api.PolicyBinding) bool) ([]adoption.Dependent, error) {
-	bs, err := ListAll(ctx, func(page int32) ([]api.PolicyBinding, int32, error) {
-		l, resp, err := c.PoliciesAPI.PoliciesBindingsList(ctx).PolicyIsnull(true).Page(page).PageSize(PageSize).Execute()
-		if err != nil {
-			return nil, 0, AsError(err, resp)
-		}
-		return l.Results, NextPage(l.Pagination), nil
-	})
+	bs, err := memberBindings(ctx, c)
 	if err != nil {
 		return nil, errors.Wrapf(err, errListBindings, what)
 	}
