@@ -10,6 +10,7 @@ import (
 
 	"github.com/crossplane-contrib/provider-identity/apis/authentik/v1alpha1"
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 )
 
 // TypeOutpost names outposts in errors and to the engine.
@@ -17,17 +18,31 @@ const TypeOutpost = "authentik outpost"
 
 const errListOutposts = "cannot list the authentik outposts that serve provider %q"
 
+// deletionOutposts joins the questions of provider deletions asking at about the same time
+// which outposts serve their providers: one list of every outpost (an authentik has few), read
+// after all of them asked, answers each (clients.JoinedLists).
+var deletionOutposts clients.JoinedLists[api.Outpost]
+
 // OutpostsOfProvider lists the outposts that serve the provider: deleting it drops it from
 // their providers (many-to-many), which changes them, and an outpost left without providers
 // serves nothing. An outpost carries its marker in its config; the embedded outpost and
 // hand-made ones carry none and so stay in the way until the provider is taken off them.
 func OutpostsOfProvider(ctx context.Context, c *api.APIClient, pk int32, name string) ([]adoption.Dependent, error) {
-	os, err := ListAll(ctx, func(page int32) ([]api.Outpost, int32, error) {
-		l, resp, err := c.OutpostsAPI.OutpostsInstancesList(ctx).ProvidersByPk([]int32{pk}).Page(page).PageSize(PageSize).Execute()
-		if err != nil {
-			return nil, 0, AsError(err, resp)
-		}
-		return l.Results, NextPage(l.Pagination), nil
+	os, err := deletionOutposts.Rows(ctx, clients.Scope{Client: c, List: "outposts/instances/"}, strconv.Itoa(int(pk)), clients.Rows[api.Outpost]{
+		Alone: func(ctx context.Context) ([]api.Outpost, error) {
+			return listOutposts(ctx, c, func(r api.ApiOutpostsInstancesListRequest) api.ApiOutpostsInstancesListRequest {
+				return r.ProvidersByPk([]int32{pk})
+			})
+		},
+		List: func(ctx context.Context) ([]api.Outpost, error) { return listOutposts(ctx, c, nil) },
+		Keys: func(o api.Outpost) []string {
+			keys := make([]string, len(o.Providers))
+			for i, p := range o.Providers {
+				keys[i] = strconv.Itoa(int(p))
+			}
+			return keys
+		},
+		Refused: listRefused,
 	})
 	if err != nil {
 		return nil, errors.Wrapf(err, errListOutposts, name)
@@ -48,4 +63,19 @@ func OutpostsOfProvider(ctx context.Context, c *api.APIClient, pk int32, name st
 		})
 	}
 	return out, nil
+}
+
+// listOutposts lists the outposts, all of them or as filter narrows the request.
+func listOutposts(ctx context.Context, c *api.APIClient, filter func(api.ApiOutpostsInstancesListRequest) api.ApiOutpostsInstancesListRequest) ([]api.Outpost, error) {
+	return ListAll(ctx, func(page int32) ([]api.Outpost, int32, error) {
+		r := c.OutpostsAPI.OutpostsInstancesList(ctx)
+		if filter != nil {
+			r = filter(r)
+		}
+		l, resp, err := r.Page(page).PageSize(PageSize).Execute()
+		if err != nil {
+			return nil, 0, AsError(err, resp)
+		}
+		return l.Results, NextPage(l.Pagination), nil
+	})
 }

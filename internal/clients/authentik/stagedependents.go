@@ -9,6 +9,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
+	"github.com/crossplane-contrib/provider-identity/internal/clients"
 )
 
 // What deleting a prompt, a policy, a stage or a group changes in the stages that list it
@@ -92,14 +93,22 @@ func ValidationStagesConfiguringWith(ctx context.Context, c *api.APIClient, pk, 
 	return out, nil
 }
 
+// deletionUserWriteStages joins the questions of group deletions asking at about the same time
+// which user write stages add users to their groups: one list of every user write stage (an
+// authentik has few), read after all of them asked, answers each (clients.JoinedLists).
+var deletionUserWriteStages clients.JoinedLists[api.UserWriteStage]
+
 // UserWriteStagesOf lists the user write stages that add the users they create to the group.
 func UserWriteStagesOf(ctx context.Context, c *api.APIClient, pk, name string) ([]adoption.Dependent, error) {
-	ss, err := ListAll(ctx, func(page int32) ([]api.UserWriteStage, int32, error) {
-		l, resp, err := c.StagesAPI.StagesUserWriteList(ctx).CreateUsersGroup(pk).Page(page).PageSize(PageSize).Execute()
-		if err != nil {
-			return nil, 0, AsError(err, resp)
-		}
-		return l.Results, NextPage(l.Pagination), nil
+	ss, err := deletionUserWriteStages.Rows(ctx, clients.Scope{Client: c, List: "stages/user_write/"}, pk, clients.Rows[api.UserWriteStage]{
+		Alone: func(ctx context.Context) ([]api.UserWriteStage, error) {
+			return listUserWriteStages(ctx, c, func(r api.ApiStagesUserWriteListRequest) api.ApiStagesUserWriteListRequest {
+				return r.CreateUsersGroup(pk)
+			})
+		},
+		List:    func(ctx context.Context) ([]api.UserWriteStage, error) { return listUserWriteStages(ctx, c, nil) },
+		Keys:    func(s api.UserWriteStage) []string { return []string{s.GetCreateUsersGroup()} },
+		Refused: listRefused,
 	})
 	if err != nil {
 		return nil, errors.Wrapf(err, errListUserWriteStages, name)
@@ -111,4 +120,19 @@ func UserWriteStagesOf(ctx context.Context, c *api.APIClient, pk, name string) (
 		}
 	}
 	return out, nil
+}
+
+// listUserWriteStages lists the user write stages, all of them or as filter narrows the request.
+func listUserWriteStages(ctx context.Context, c *api.APIClient, filter func(api.ApiStagesUserWriteListRequest) api.ApiStagesUserWriteListRequest) ([]api.UserWriteStage, error) {
+	return ListAll(ctx, func(page int32) ([]api.UserWriteStage, int32, error) {
+		r := c.StagesAPI.StagesUserWriteList(ctx)
+		if filter != nil {
+			r = filter(r)
+		}
+		l, resp, err := r.Page(page).PageSize(PageSize).Execute()
+		if err != nil {
+			return nil, 0, AsError(err, resp)
+		}
+		return l.Results, NextPage(l.Pagination), nil
+	})
 }
