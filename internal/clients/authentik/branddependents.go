@@ -68,13 +68,7 @@ var brandReads clients.JoinedReads[*api.APIClient, []api.Brand]
 // authentik a few times rather than once per application. The answer is shared: read only.
 func allBrands(ctx context.Context, c *api.APIClient) ([]api.Brand, error) {
 	return brandReads.Read(ctx, c, func(ctx context.Context) ([]api.Brand, error) {
-		return ListAll(ctx, func(page int32) ([]api.Brand, int32, error) {
-			l, resp, err := c.CoreAPI.CoreBrandsList(ctx).Page(page).PageSize(PageSize).Execute()
-			if err != nil {
-				return nil, 0, AsError(err, resp)
-			}
-			return l.Results, NextPage(l.Pagination), nil
-		})
+		return ListRequest(ctx, c.CoreAPI.CoreBrandsList(ctx))
 	})
 }
 

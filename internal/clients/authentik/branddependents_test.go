@@ -1,12 +1,10 @@
 package authentik
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	api "goauthentik.io/api/v3"
 
 	"github.com/crossplane-contrib/provider-identity/internal/adoption"
 	"github.com/crossplane-contrib/provider-identity/internal/authentikapiserver"
@@ -16,22 +14,9 @@ import (
 // The brands that name a flow, an application or a certificate-key pair are listed with
 // their markers; brands that name other objects are not; a failed list names the object.
 func TestBrandsUsing(t *testing.T) {
-	s, u := authentikapiserver.StartTest(t, authentikapiserver.Options{})
-	cfg := api.NewConfiguration()
-	cfg.Servers = api.ServerConfigurations{{URL: u + authentikapiserver.APIPrefix}}
-	cfg.AddDefaultHeader("Authorization", "Bearer "+s.Token())
-	c := api.NewAPIClient(cfg)
-	seed := func(kind string, obj map[string]any) map[string]any {
-		b, err := s.Seed(kind, obj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatal(err)
-		}
-		return m
-	}
+	s := startServer(t)
+	c := s.client(nil)
+	seed := s.seed
 	ours := provenance.Marker{Installation: "i", Resource: "Brand.authentik.identity.crossplane.io/b", Origin: provenance.OriginCreated}
 	flow := seed("flows/instances", map[string]any{"slug": "f", "name": "f", "title": "f", "designation": "recovery"})["pk"].(string)
 	app := seed("core/applications", map[string]any{"name": "A", "slug": "a"})["pk"].(string)

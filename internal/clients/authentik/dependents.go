@@ -108,13 +108,7 @@ var memberBindingReads clients.JoinedReads[*api.APIClient, []api.PolicyBinding]
 // (clients.JoinedReads). The answer is shared: read only.
 func memberBindings(ctx context.Context, c *api.APIClient) ([]api.PolicyBinding, error) {
 	return memberBindingReads.Read(ctx, c, func(ctx context.Context) ([]api.PolicyBinding, error) {
-		return ListAll(ctx, func(page int32) ([]api.PolicyBinding, int32, error) {
-			l, resp, err := c.PoliciesAPI.PoliciesBindingsList(ctx).PolicyIsnull(true).Page(page).PageSize(PageSize).Execute()
-			if err != nil {
-				return nil, 0, AsError(err, resp)
-			}
-			return l.Results, NextPage(l.Pagination), nil
-		})
+		return ListRequest(ctx, c.PoliciesAPI.PoliciesBindingsList(ctx).PolicyIsnull(true))
 	})
 }
 

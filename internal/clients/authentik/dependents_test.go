@@ -2,7 +2,6 @@ package authentik
 
 import (
 	"context"
-	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,23 +37,10 @@ var (
 
 func newDependentsEnv(t *testing.T) *dependentsEnv {
 	t.Helper()
-	s, u := authentikapiserver.StartTest(t, authentikapiserver.Options{})
-	cfg := api.NewConfiguration()
-	cfg.Servers = api.ServerConfigurations{{URL: u + authentikapiserver.APIPrefix}}
-	cfg.AddDefaultHeader("Authorization", "Bearer "+s.Token())
-	e := &dependentsEnv{s: s, c: api.NewAPIClient(cfg),
+	s := startServer(t)
+	e := &dependentsEnv{s: s.Server, c: s.client(nil),
 		ours: provenance.Marker{Installation: "i", Resource: "User.authentik.identity.crossplane.io/alice", Origin: provenance.OriginCreated}}
-	seed := func(kind string, obj map[string]any) map[string]any {
-		b, err := s.Seed(kind, obj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatal(err)
-		}
-		return m
-	}
+	seed := s.seed
 	app := seed("core/applications", map[string]any{"name": "App", "slug": "app"})
 	other := seed("core/applications", map[string]any{"name": "Other", "slug": "other"})
 	e.appPBM = app["pbm_uuid"].(string)

@@ -2,7 +2,6 @@ package authentik
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -39,39 +38,24 @@ func (h *holdFirst) RoundTrip(r *http.Request) (*http.Response, error) {
 // policy are the same question for each deletion; the outposts of a provider and the user write
 // stages of a group are answered from one list of all of them.
 func TestDeletionListsJoined(t *testing.T) {
-	s, u := authentikapiserver.StartTest(t, authentikapiserver.Options{})
-	seed := func(kind string, obj map[string]any) string {
-		b, err := s.Seed(kind, obj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatal(err)
-		}
-		if pk, ok := m["pk"].(float64); ok {
-			return strconv.Itoa(int(pk))
-		}
-		pk, _ := m["pk"].(string) // a brand has none: its ID is brand_uuid
-		return pk
-	}
-	app := seed("core/applications", map[string]any{"name": "A", "slug": "a"})
-	seed("core/brands", map[string]any{"domain": "one.example.com", "default_application": app})
-	groups := []string{seed("core/groups", map[string]any{"name": "g0"}), seed("core/groups", map[string]any{"name": "g1"})}
-	seed("policies/bindings", map[string]any{"target": app, "order": 0, "group": groups[0]})
-	seed("stages/user_write", map[string]any{"name": "w0", "create_users_group": groups[0], "user_type": "internal"})
-	seed("stages/user_write", map[string]any{"name": "w1", "create_users_group": groups[0], "user_type": "internal"})
-	seed("stages/user_write", map[string]any{"name": "w2", "user_type": "internal"})
+	s := startServer(t)
+	app := s.seedPK("core/applications", map[string]any{"name": "A", "slug": "a"})
+	s.seed("core/brands", map[string]any{"domain": "one.example.com", "default_application": app})
+	groups := []string{s.seedPK("core/groups", map[string]any{"name": "g0"}), s.seedPK("core/groups", map[string]any{"name": "g1"})}
+	s.seed("policies/bindings", map[string]any{"target": app, "order": 0, "group": groups[0]})
+	s.seed("stages/user_write", map[string]any{"name": "w0", "create_users_group": groups[0], "user_type": "internal"})
+	s.seed("stages/user_write", map[string]any{"name": "w1", "create_users_group": groups[0], "user_type": "internal"})
+	s.seed("stages/user_write", map[string]any{"name": "w2", "user_type": "internal"})
 	providers := make([]int32, 2)
 	for i := range providers {
-		pk, err := strconv.ParseInt(seed("providers/ldap", map[string]any{"name": fmt.Sprintf("dir-%d", i), "base_dn": "dc=example,dc=com"}), 10, 32)
+		pk, err := strconv.ParseInt(s.seedPK("providers/ldap", map[string]any{"name": fmt.Sprintf("dir-%d", i), "base_dn": "dc=example,dc=com"}), 10, 32)
 		if err != nil {
 			t.Fatal(err)
 		}
 		providers[i] = int32(pk)
 	}
-	seed("outposts/instances", map[string]any{"name": "edge-0", "type": "ldap", "providers": []any{providers[0]}, "config": map[string]any{}})
-	seed("outposts/instances", map[string]any{"name": "edge-1", "type": "ldap", "providers": []any{providers[0], providers[1]}, "config": map[string]any{}})
+	s.seed("outposts/instances", map[string]any{"name": "edge-0", "type": "ldap", "providers": []any{providers[0]}, "config": map[string]any{}})
+	s.seed("outposts/instances", map[string]any{"name": "edge-1", "type": "ldap", "providers": []any{providers[0], providers[1]}, "config": map[string]any{}})
 
 	// Each case asks question i%2 of caller i; want is how many dependents each question has.
 	cases := map[string]struct {
@@ -95,11 +79,7 @@ func TestDeletionListsJoined(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			h := &holdFirst{path: authentikapiserver.APIPrefix + tc.path, started: make(chan struct{}), release: make(chan struct{})}
-			cfg := api.NewConfiguration()
-			cfg.Servers = api.ServerConfigurations{{URL: u + authentikapiserver.APIPrefix}}
-			cfg.AddDefaultHeader("Authorization", "Bearer "+s.Token())
-			cfg.HTTPClient = &http.Client{Transport: h}
-			c := api.NewAPIClient(cfg)
+			c := s.client(&http.Client{Transport: h})
 
 			const callers = 6
 			answers := make([][]adoption.Dependent, callers)

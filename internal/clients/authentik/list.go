@@ -2,6 +2,7 @@ package authentik
 
 import (
 	"context"
+	"net/http"
 
 	api "goauthentik.io/api/v3"
 
@@ -52,4 +53,29 @@ func ListAll[T any](ctx context.Context, fetch func(page int32) ([]T, int32, err
 // NextPage returns the next page number of a paginated answer, 0 on the last page.
 func NextPage(p api.Pagination) int32 {
 	return int32(p.Next)
+}
+
+// A PageRequest is a list request of the generated client (R), answered with pages (P) of T.
+type PageRequest[R any, P Page[T], T any] interface {
+	Page(page int32) R
+	PageSize(pageSize int32) R
+	Execute() (P, *http.Response, error)
+}
+
+// A Page is one page of a list of the generated client.
+type Page[T any] interface {
+	GetResults() []T
+	GetPagination() api.Pagination
+}
+
+// ListRequest follows the list request r to its end (ListAll), PageSize objects a page: the
+// request as filtered, e.g. c.StagesAPI.StagesUserWriteList(ctx).CreateUsersGroup(pk).
+func ListRequest[R PageRequest[R, P, T], P Page[T], T any](ctx context.Context, r R) ([]T, error) {
+	return ListAll(ctx, func(page int32) ([]T, int32, error) {
+		l, resp, err := r.Page(page).PageSize(PageSize).Execute()
+		if err != nil {
+			return nil, 0, AsError(err, resp)
+		}
+		return l.GetResults(), NextPage(l.GetPagination()), nil
+	})
 }

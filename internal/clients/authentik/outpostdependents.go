@@ -30,11 +30,11 @@ var deletionOutposts clients.JoinedLists[api.Outpost]
 func OutpostsOfProvider(ctx context.Context, c *api.APIClient, pk int32, name string) ([]adoption.Dependent, error) {
 	os, err := deletionOutposts.Rows(ctx, clients.Scope{Client: c, List: "outposts/instances/"}, strconv.Itoa(int(pk)), clients.Rows[api.Outpost]{
 		Alone: func(ctx context.Context) ([]api.Outpost, error) {
-			return listOutposts(ctx, c, func(r api.ApiOutpostsInstancesListRequest) api.ApiOutpostsInstancesListRequest {
-				return r.ProvidersByPk([]int32{pk})
-			})
+			return ListRequest(ctx, c.OutpostsAPI.OutpostsInstancesList(ctx).ProvidersByPk([]int32{pk}))
 		},
-		List: func(ctx context.Context) ([]api.Outpost, error) { return listOutposts(ctx, c, nil) },
+		List: func(ctx context.Context) ([]api.Outpost, error) {
+			return ListRequest(ctx, c.OutpostsAPI.OutpostsInstancesList(ctx))
+		},
 		Keys: func(o api.Outpost) []string {
 			keys := make([]string, len(o.Providers))
 			for i, p := range o.Providers {
@@ -63,19 +63,4 @@ func OutpostsOfProvider(ctx context.Context, c *api.APIClient, pk int32, name st
 		})
 	}
 	return out, nil
-}
-
-// listOutposts lists the outposts, all of them or as filter narrows the request.
-func listOutposts(ctx context.Context, c *api.APIClient, filter func(api.ApiOutpostsInstancesListRequest) api.ApiOutpostsInstancesListRequest) ([]api.Outpost, error) {
-	return ListAll(ctx, func(page int32) ([]api.Outpost, int32, error) {
-		r := c.OutpostsAPI.OutpostsInstancesList(ctx)
-		if filter != nil {
-			r = filter(r)
-		}
-		l, resp, err := r.Page(page).PageSize(PageSize).Execute()
-		if err != nil {
-			return nil, 0, AsError(err, resp)
-		}
-		return l.Results, NextPage(l.Pagination), nil
-	})
 }

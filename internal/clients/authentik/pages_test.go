@@ -8,14 +8,11 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
-	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	api "goauthentik.io/api/v3"
-
-	"github.com/crossplane-contrib/provider-identity/internal/authentikapiserver"
 )
 
 // pagesEnv is an API server holding objects of every kind whose lists are shared, each with
@@ -23,42 +20,25 @@ import (
 // and attributes, providers with redirect URIs.
 func pagesEnv(t testing.TB) *api.APIClient {
 	t.Helper()
-	s, u := authentikapiserver.StartTest(t, authentikapiserver.Options{})
-	cfg := api.NewConfiguration()
-	cfg.Servers = api.ServerConfigurations{{URL: u + authentikapiserver.APIPrefix}}
-	cfg.AddDefaultHeader("Authorization", "Bearer "+s.Token())
-	seed := func(kind string, obj map[string]any) string {
-		b, err := s.Seed(kind, obj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatal(err)
-		}
-		if pk, ok := m["pk"].(float64); ok {
-			return strconv.Itoa(int(pk))
-		}
-		return m["pk"].(string)
-	}
+	s := startServer(t)
 	redirects := []any{
 		map[string]any{"matching_mode": "strict", "url": "https://wiki.example.com/cb"},
 		map[string]any{"matching_mode": "regex", "url": "https://.*\\.example\\.com/cb"},
 	}
-	parent := seed("core/groups", map[string]any{"name": "staff", "attributes": map[string]any{"team": "platform", "n": 3}})
-	seed("core/groups", map[string]any{"name": "juniors", "parents": []any{parent}, "is_superuser": true})
-	seed("core/users", map[string]any{"username": "alice", "name": "Alice", "groups": []any{parent}, "attributes": map[string]any{"desk": "4F"}})
+	parent := s.seedPK("core/groups", map[string]any{"name": "staff", "attributes": map[string]any{"team": "platform", "n": 3}})
+	s.seed("core/groups", map[string]any{"name": "juniors", "parents": []any{parent}, "is_superuser": true})
+	s.seed("core/users", map[string]any{"username": "alice", "name": "Alice", "groups": []any{parent}, "attributes": map[string]any{"desk": "4F"}})
 	for i := range 3 {
-		main := seed("providers/oauth2", map[string]any{"name": fmt.Sprintf("wiki-%d", i), "redirect_uris": redirects})
-		back := seed("providers/proxy", map[string]any{"name": fmt.Sprintf("proxy-%d", i), "external_host": "https://app.example.com",
+		main := s.seedPK("providers/oauth2", map[string]any{"name": fmt.Sprintf("wiki-%d", i), "redirect_uris": redirects})
+		back := s.seedPK("providers/proxy", map[string]any{"name": fmt.Sprintf("proxy-%d", i), "external_host": "https://app.example.com",
 			"mode": "forward_single", "redirect_uris": redirects[:1]})
-		seed("core/applications", map[string]any{"name": fmt.Sprintf("Wiki %d", i), "slug": fmt.Sprintf("wiki-%d", i),
+		s.seed("core/applications", map[string]any{"name": fmt.Sprintf("Wiki %d", i), "slug": fmt.Sprintf("wiki-%d", i),
 			"provider": json.Number(main), "backchannel_providers": []any{json.Number(back)}, "meta_description": "The wiki"})
 	}
-	seed("core/applications", map[string]any{"name": "Bare", "slug": "bare"})
-	seed("providers/saml", map[string]any{"name": "sso", "acs_url": "https://sp.example.com/acs"})
-	seed("providers/ldap", map[string]any{"name": "directory", "base_dn": "dc=example,dc=com"})
-	return api.NewAPIClient(cfg)
+	s.seed("core/applications", map[string]any{"name": "Bare", "slug": "bare"})
+	s.seed("providers/saml", map[string]any{"name": "sso", "acs_url": "https://sp.example.com/acs"})
+	s.seed("providers/ldap", map[string]any{"name": "directory", "base_dn": "dc=example,dc=com"})
+	return s.client(nil)
 }
 
 // sameAsGenerated compares what the generated client decodes with what Pages decodes: every
@@ -183,9 +163,8 @@ func TestPagesKeepNestedObjects(t *testing.T) {
 // A refused list is an *Error with authentik's status and answer, as the generated client's
 // errors are after AsError, so that Shared tells a list it may not read from a passing failure.
 func TestPagesErrors(t *testing.T) {
-	s, u := authentikapiserver.StartTest(t, authentikapiserver.Options{})
-	cfg := api.NewConfiguration()
-	cfg.Servers = api.ServerConfigurations{{URL: u + authentikapiserver.APIPrefix}}
+	s := startServer(t)
+	cfg := s.client(nil).GetConfig()
 	cfg.AddDefaultHeader("Authorization", "Bearer not-"+s.Token())
 	_, _, resp, err := UserPages("core/users/")(context.Background(), api.NewAPIClient(cfg), 1, 10)
 	var e *Error
@@ -211,24 +190,12 @@ func TestPagesErrors(t *testing.T) {
 // BenchmarkPages compares decoding one page of 500 applications, each with its provider, as the
 // API server answers it: with the generated client's types and as ApplicationPages does.
 func BenchmarkPages(b *testing.B) {
-	s, u := authentikapiserver.StartTest(b, authentikapiserver.Options{Logf: func(string, ...any) {}})
-	cfg := api.NewConfiguration()
-	cfg.Servers = api.ServerConfigurations{{URL: u + authentikapiserver.APIPrefix}}
-	cfg.AddDefaultHeader("Authorization", "Bearer "+s.Token())
+	s := startServer(b)
 	for i := range 500 {
-		p, err := s.Seed("providers/oauth2", map[string]any{"name": fmt.Sprintf("p-%d", i)})
-		if err != nil {
-			b.Fatal(err)
-		}
-		var pk struct{ Pk json.Number }
-		if err := json.Unmarshal(p, &pk); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := s.Seed("core/applications", map[string]any{"name": fmt.Sprintf("App %d", i), "slug": fmt.Sprintf("app-%d", i), "provider": pk.Pk}); err != nil {
-			b.Fatal(err)
-		}
+		p := s.seedPK("providers/oauth2", map[string]any{"name": fmt.Sprintf("p-%d", i)})
+		s.seed("core/applications", map[string]any{"name": fmt.Sprintf("App %d", i), "slug": fmt.Sprintf("app-%d", i), "provider": json.Number(p)})
 	}
-	_, body, err := get(context.Background(), api.NewAPIClient(cfg), "core/applications/?superuser_full_list=true", url.Values{"page_size": {"500"}})
+	_, body, err := get(context.Background(), s.client(nil), "core/applications/?superuser_full_list=true", url.Values{"page_size": {"500"}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -102,11 +102,11 @@ var deletionUserWriteStages clients.JoinedLists[api.UserWriteStage]
 func UserWriteStagesOf(ctx context.Context, c *api.APIClient, pk, name string) ([]adoption.Dependent, error) {
 	ss, err := deletionUserWriteStages.Rows(ctx, clients.Scope{Client: c, List: "stages/user_write/"}, pk, clients.Rows[api.UserWriteStage]{
 		Alone: func(ctx context.Context) ([]api.UserWriteStage, error) {
-			return listUserWriteStages(ctx, c, func(r api.ApiStagesUserWriteListRequest) api.ApiStagesUserWriteListRequest {
-				return r.CreateUsersGroup(pk)
-			})
+			return ListRequest(ctx, c.StagesAPI.StagesUserWriteList(ctx).CreateUsersGroup(pk))
 		},
-		List:    func(ctx context.Context) ([]api.UserWriteStage, error) { return listUserWriteStages(ctx, c, nil) },
+		List: func(ctx context.Context) ([]api.UserWriteStage, error) {
+			return ListRequest(ctx, c.StagesAPI.StagesUserWriteList(ctx))
+		},
 		Keys:    func(s api.UserWriteStage) []string { return []string{s.GetCreateUsersGroup()} },
 		Refused: listRefused,
 	})
@@ -120,19 +120,4 @@ func UserWriteStagesOf(ctx context.Context, c *api.APIClient, pk, name string) (
 		}
 	}
 	return out, nil
-}
-
-// listUserWriteStages lists the user write stages, all of them or as filter narrows the request.
-func listUserWriteStages(ctx context.Context, c *api.APIClient, filter func(api.ApiStagesUserWriteListRequest) api.ApiStagesUserWriteListRequest) ([]api.UserWriteStage, error) {
-	return ListAll(ctx, func(page int32) ([]api.UserWriteStage, int32, error) {
-		r := c.StagesAPI.StagesUserWriteList(ctx)
-		if filter != nil {
-			r = filter(r)
-		}
-		l, resp, err := r.Page(page).PageSize(PageSize).Execute()
-		if err != nil {
-			return nil, 0, AsError(err, resp)
-		}
-		return l.Results, NextPage(l.Pagination), nil
-	})
 }
