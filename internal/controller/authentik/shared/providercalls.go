@@ -15,8 +15,8 @@ import (
 // once.
 type ProviderCalls[P, Req, Patch any] struct {
 	retrieve func(ctx context.Context, a *api.APIClient, pk int32) (*P, *http.Response, error)
-	// list reads one page of the providers with the name; next is 0 on the last page.
-	list    func(ctx context.Context, a *api.APIClient, name string, page int32) (items []P, next int32, resp *http.Response, err error)
+	// list reads every provider with the name.
+	list    func(ctx context.Context, a *api.APIClient, name string) ([]P, error)
 	create  func(ctx context.Context, a *api.APIClient, r Req) (*P, *http.Response, error)
 	update  func(ctx context.Context, a *api.APIClient, pk int32, r Patch) (*P, *http.Response, error)
 	destroy func(ctx context.Context, a *api.APIClient, pk int32) (*http.Response, error)
@@ -36,19 +36,6 @@ type executes[T any] interface {
 	Execute() (T, *http.Response, error)
 }
 
-// lists is a list request R of the generated client that answers with a page L.
-type lists[R, L any] interface {
-	Page(page int32) R
-	PageSize(pageSize int32) R
-	executes[L]
-}
-
-// page is one page of a list of P.
-type page[P any] interface {
-	GetResults() []P
-	GetPagination() api.Pagination
-}
-
 // destroys is a delete request of the generated client.
 type destroys interface {
 	Execute() (*http.Response, error)
@@ -60,10 +47,10 @@ type destroys interface {
 // api.ApiProvidersOauth2ListRequest.Name (the list request's filter on the name), withRequest
 // is api.ApiProvidersOauth2CreateRequest.OAuth2ProviderRequest, and so on. The other type
 // parameters are inferred from them.
-func NewProviderCalls[P any, L page[P], PP interface {
+func NewProviderCalls[P any, L authentik.Page[P], PP interface {
 	*P
 	providerObject
-}, Req, Patch any, RR executes[*P], LR lists[LR, L], CR executes[*P], UR executes[*P], DR destroys](
+}, Req, Patch any, RR executes[*P], LR authentik.PageRequest[LR, L, P], CR executes[*P], UR executes[*P], DR destroys](
 	retrieve func(*api.ProvidersAPIService, context.Context, int32) RR,
 	list func(*api.ProvidersAPIService, context.Context) LR, byName func(LR, string) LR,
 	create func(*api.ProvidersAPIService, context.Context) CR, withRequest func(CR, Req) CR,
@@ -74,12 +61,8 @@ func NewProviderCalls[P any, L page[P], PP interface {
 		retrieve: func(ctx context.Context, a *api.APIClient, pk int32) (*P, *http.Response, error) {
 			return retrieve(a.ProvidersAPI, ctx, pk).Execute()
 		},
-		list: func(ctx context.Context, a *api.APIClient, name string, page int32) ([]P, int32, *http.Response, error) {
-			l, resp, err := byName(list(a.ProvidersAPI, ctx), name).Page(page).PageSize(authentik.PageSize).Execute()
-			if err != nil {
-				return nil, 0, resp, err
-			}
-			return l.GetResults(), authentik.NextPage(l.GetPagination()), resp, nil
+		list: func(ctx context.Context, a *api.APIClient, name string) ([]P, error) {
+			return authentik.ListRequest(ctx, byName(list(a.ProvidersAPI, ctx), name))
 		},
 		create: func(ctx context.Context, a *api.APIClient, r Req) (*P, *http.Response, error) {
 			return withRequest(create(a.ProvidersAPI, ctx), r).Execute()

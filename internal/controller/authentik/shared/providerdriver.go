@@ -122,15 +122,9 @@ func (d *ProviderDriver[MG, P, Req, Patch]) Get(ctx context.Context, mg MG, id s
 // can only filter by it case-insensitively (proxy providers).
 func (d *ProviderDriver[MG, P, Req, Patch]) Find(ctx context.Context, mg MG) ([]Observed[P], error) {
 	name := d.kind.Name(mg)
-	all, err := authentik.ListAll(ctx, func(page int32) ([]P, int32, error) {
-		items, next, resp, err := d.kind.Calls.list(ctx, d.API, name, page)
-		if err != nil {
-			return nil, 0, authentik.Wrap(err, resp, errListProviders, d.kind.TypeName, name)
-		}
-		return items, next, nil
-	})
+	all, err := d.kind.Calls.list(ctx, d.API, name)
 	if err != nil {
-		return nil, err
+		return nil, errors.Wrapf(err, errListProviders, d.kind.TypeName, name)
 	}
 	var out []Observed[P]
 	for _, p := range all {
