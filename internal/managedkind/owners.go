@@ -35,19 +35,35 @@ func externalNameIndex(o client.Object) []string {
 // IndexExternalNameParts indexes every managed kind by the "<word>/<ID>" pairs of its external
 // name, where that is a path of two pairs or more: a role assignment's
 // project/<ID>/group/<ID>/role/<ID> is found under project/<ID>, group/<ID> and role/<ID>, so
-// that the resources whose objects hang on a project are found without listing the kind.
+// that the resources whose objects hang on a project are found without listing the kind. A
+// resource that has made or adopted its object (it has an external name) and is Homed is found
+// under its HomeParts too: a project under domain/<ID>.
 const IndexExternalNameParts = "identity.crossplane.io/external-name-parts"
 
+// Homed is a managed resource whose object lives inside another object of its system, the way
+// a Keystone project lives in its domain and goes with it. HomeParts names those objects as
+// "<word>/<ID>" pairs, from the spec: Keystone cannot move a project to another domain, so the
+// domain it was made or adopted in is the one its spec names.
+type Homed interface {
+	HomeParts() []string
+}
+
 func externalNamePartsIndex(o client.Object) []string {
-	segs := strings.Split(meta.GetExternalName(o), "/")
-	if len(segs) < 4 {
-		// An ID, or one pair such as an identity provider's protocol (<idp>/<protocol>): no
-		// path of words and IDs.
+	name := meta.GetExternalName(o)
+	if name == "" {
 		return nil
 	}
-	out := make([]string, 0, len(segs)/2)
-	for i := 0; i+1 < len(segs); i += 2 {
-		out = append(out, segs[i]+"/"+segs[i+1])
+	var out []string
+	if segs := strings.Split(name, "/"); len(segs) >= 4 {
+		// Not an ID, nor one pair such as an identity provider's protocol (<idp>/<protocol>):
+		// a path of words and IDs.
+		out = make([]string, 0, len(segs)/2)
+		for i := 0; i+1 < len(segs); i += 2 {
+			out = append(out, segs[i]+"/"+segs[i+1])
+		}
+	}
+	if h, ok := o.(Homed); ok {
+		out = append(out, h.HomeParts()...)
 	}
 	return out
 }

@@ -138,6 +138,33 @@ func TestExternalNamePartsIndex(t *testing.T) {
 	}
 }
 
+// A Homed resource is indexed under its HomeParts too, in either scope, once it has made or
+// adopted its object: a project under its domain. Before, it has no object to hold anything.
+func TestExternalNamePartsIndexHomes(t *testing.T) {
+	domain := "d1"
+	cases := map[string]struct {
+		mg   client.Object
+		want []string
+	}{
+		"namespaced project": {mg: &nsv1alpha1.Project{Spec: nsv1alpha1.ProjectSpec{ForProvider: nsv1alpha1.ProjectParameters{DomainID: &domain}}},
+			want: []string{"domain/d1"}},
+		"cluster project": {mg: &clusterv1alpha1.Project{Spec: clusterv1alpha1.ProjectSpec{ForProvider: nsv1alpha1.ProjectParameters{DomainID: &domain}}},
+			want: []string{"domain/d1"}},
+		"no domain yet": {mg: &nsv1alpha1.Project{}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := externalNamePartsIndex(tc.mg); got != nil {
+				t.Errorf("without an external name: externalNamePartsIndex = %v, want nil", got)
+			}
+			meta.SetExternalName(tc.mg, "p1")
+			if diff := cmp.Diff(tc.want, externalNamePartsIndex(tc.mg)); diff != "" {
+				t.Errorf("externalNamePartsIndex: -want +got:\n%s", diff)
+			}
+		})
+	}
+}
+
 // ByExternalNamePart finds the resources of both scopes whose external names hold the pair,
 // with their external names and state.
 func TestOwnersByExternalNamePart(t *testing.T) {
@@ -179,6 +206,48 @@ func TestOwnersByExternalNamePart(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ByExternalNamePart(project/p1): -want +got:\n%s", diff)
+	}
+}
+
+// ByExternalNamePart finds the Project resources of a domain's projects under domain/<ID>, in
+// both scopes, and no Project of another domain or without a project yet.
+func TestOwnersByExternalNamePartFindsHomes(t *testing.T) {
+	s := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{clusterv1alpha1.SchemeBuilder.AddToScheme, nsv1alpha1.SchemeBuilder.AddToScheme} {
+		if err := add(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all := xpv2.ManagementPolicies{xpv2.ManagementActionAll}
+	project := func(ns, name, ext, domain string) client.Object {
+		p := &nsv1alpha1.Project{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+		p.Spec.ForProvider.DomainID = &domain
+		p.SetManagementPolicies(all)
+		meta.SetExternalName(p, ext)
+		return p
+	}
+	kept := &clusterv1alpha1.Project{ObjectMeta: metav1.ObjectMeta{Name: "kept"}}
+	d1 := "d1"
+	kept.Spec.ForProvider.DomainID = &d1
+	kept.SetManagementPolicies(all)
+	kept.SetDeletionPolicy(xpv2.DeletionOrphan)
+	meta.SetExternalName(kept, "p3")
+	kube := fake.NewClientBuilder().WithScheme(s).
+		WithObjects(project("team-a", "a", "p1", "d1"), project("team-a", "b", "p2", "d2"), project("team-a", "new", "", "d1"), kept).
+		WithIndex(&clusterv1alpha1.Project{}, IndexExternalNameParts, externalNamePartsIndex).
+		WithIndex(&nsv1alpha1.Project{}, IndexExternalNameParts, externalNamePartsIndex).Build()
+
+	clusterKind, nsKind := clusterv1alpha1.ProjectGroupKind.String(), nsv1alpha1.ProjectGroupKind.String()
+	got, err := Owners{Kube: kube, Scheme: s}.ByExternalNamePart(context.Background(), nsKind, "domain/d1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []adoption.PartOwner{
+		{OwnerState: adoption.OwnerState{Resource: nsKind + "/team-a/a"}, ExternalName: "p1"},
+		{OwnerState: adoption.OwnerState{Resource: clusterKind + "/kept", Keeps: true}, ExternalName: "p3"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ByExternalNamePart(domain/d1): -want +got:\n%s", diff)
 	}
 }
 

@@ -359,6 +359,8 @@ func TestDomainDeletionWokenWhenItsContentsAreGone(t *testing.T) {
 	create(t, proj)
 	waitReady(t, proj)
 	began := time.Now()
+	domConfig := "GET /v3/domains/" + meta.GetExternalName(dom) + "/config"
+	before := counter.snapshot()
 	deleteResource(t, proj)
 	deleteResource(t, dom)
 	quietWhileWaiting(t, dom, 15*time.Second)
@@ -366,6 +368,11 @@ func TestDomainDeletionWokenWhenItsContentsAreGone(t *testing.T) {
 	time.Sleep(75*time.Second - time.Since(began))
 	if !exists(t, dom) {
 		t.Fatalf("the domain's resource went while its project was held")
+	}
+	// The Project resource holds the deletion without a request to Keystone: the deletion's
+	// first question, whether the domain has a configuration, was never asked.
+	if n := delta(before, counter.snapshot())[domConfig]; n != 0 {
+		t.Errorf("the held deletion sent %s %d times, want none: the Project resource alone holds it", domConfig, n)
 	}
 
 	updateWith(t, proj, func() {

@@ -456,3 +456,10 @@ func anyRegisteredLimit(ctx context.Context, sc API) (bool, error) {
 func AssignmentsOn(word, id string) adoption.LocalDependents {
 	return adoption.LocalDependents{Kind: v1alpha1.RoleAssignmentGroupKind.String(), Part: word + "/" + id, Type: typeAssignment}
 }
+
+// ProjectsIn names the Project resources whose projects live in the domain with ID domainID
+// (indexed under domain/<ID>, see managedkind.Homed): a deletion of the domain, which would take
+// them with it, waits for those being deleted before it asks Keystone.
+func ProjectsIn(domainID string) adoption.LocalDependents {
+	return adoption.LocalDependents{Kind: v1alpha1.ProjectGroupKind.String(), Part: "domain/" + domainID, Type: typeProject}
+}

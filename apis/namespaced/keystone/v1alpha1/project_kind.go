@@ -53,6 +53,15 @@ func (mg *Project) GetAdoptionPolicy() identityv1alpha1.AdoptionPolicy {
 	return mg.Spec.GetAdoptionPolicy()
 }
 
+// HomeParts names the domain the project lives in, as domain/<ID> (managedkind.Homed): a
+// domain's deletion waits for the Project resources of its projects without asking Keystone.
+func (mg *Project) HomeParts() []string {
+	if id := mg.Spec.ForProvider.DomainID; id != nil && *id != "" {
+		return []string{"domain/" + *id}
+	}
+	return nil
+}
+
 // +kubebuilder:object:root=true
 
 // ProjectList contains a list of Project.

@@ -168,6 +168,15 @@ func (e *external) Dependents(ctx context.Context, _ mr, d domain) ([]adoption.D
 	)
 }
 
+// LocalDependents names the Project resources of the domain's projects and the RoleAssignment
+// resources of the role assignments on it (adoption.LocalCascader). While one exists, the
+// deletion would find its object in the way: it is held without reading Keystone. Deleting a
+// workload at once, the domain otherwise listed its projects at every retry, hundreds of them.
+func (e *external) LocalDependents(mg mr, id string) (adoption.Description, []adoption.LocalDependents) {
+	return adoption.Description{ID: id, Type: typeName, Key: mg.Parameters().Name},
+		[]adoption.LocalDependents{keystone.ProjectsIn(id), keystone.AssignmentsOn("domain", id)}
+}
+
 // Delete disables the domain first: Keystone refuses to delete an enabled domain.
 func (e *external) Delete(ctx context.Context, _ mr, d domain) error {
 	if d.Enabled {
