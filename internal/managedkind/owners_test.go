@@ -89,12 +89,7 @@ func TestOwnersByExternalName(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			s := runtime.NewScheme()
-			for _, add := range []func(*runtime.Scheme) error{clusterv1alpha1.SchemeBuilder.AddToScheme, nsv1alpha1.SchemeBuilder.AddToScheme} {
-				if err := add(s); err != nil {
-					t.Fatal(err)
-				}
-			}
+			s := bothScopesScheme(t)
 			b := fake.NewClientBuilder().WithScheme(s).WithObjects(tc.objs...).
 				WithIndex(&clusterv1alpha1.Protocol{}, IndexExternalName, externalNameIndex).
 				WithIndex(&nsv1alpha1.Protocol{}, IndexExternalName, externalNameIndex)
@@ -166,14 +161,9 @@ func TestExternalNamePartsIndexHomes(t *testing.T) {
 }
 
 // ByExternalNamePart finds the resources of both scopes whose external names hold the pair,
-// with their external names and state.
+// with their external names and state, and the Project resources of a domain's projects under
+// domain/<ID> (Homed): none of another domain, nor one without a project yet.
 func TestOwnersByExternalNamePart(t *testing.T) {
-	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{clusterv1alpha1.SchemeBuilder.AddToScheme, nsv1alpha1.SchemeBuilder.AddToScheme} {
-		if err := add(s); err != nil {
-			t.Fatal(err)
-		}
-	}
 	all := xpv2.ManagementPolicies{xpv2.ManagementActionAll}
 	ra := func(ns, name, ext string, deleting bool) client.Object {
 		r := &nsv1alpha1.RoleAssignment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
@@ -186,39 +176,13 @@ func TestOwnersByExternalNamePart(t *testing.T) {
 		}
 		return r
 	}
-	cra := &clusterv1alpha1.RoleAssignment{ObjectMeta: metav1.ObjectMeta{Name: "c"}}
-	cra.SetManagementPolicies(all)
-	cra.SetDeletionPolicy(xpv2.DeletionDelete)
-	meta.SetExternalName(cra, "project/p1/user/u1/role/r1")
-	kube := fake.NewClientBuilder().WithScheme(s).
-		WithObjects(ra("team-a", "a", "project/p1/group/g1/role/r1", true), ra("team-a", "b", "project/p2/group/g1/role/r1", false), cra).
-		WithIndex(&clusterv1alpha1.RoleAssignment{}, IndexExternalNameParts, externalNamePartsIndex).
-		WithIndex(&nsv1alpha1.RoleAssignment{}, IndexExternalNameParts, externalNamePartsIndex).Build()
-
-	clusterKind, nsKind := clusterv1alpha1.RoleAssignmentGroupKind.String(), nsv1alpha1.RoleAssignmentGroupKind.String()
-	got, err := Owners{Kube: kube, Scheme: s}.ByExternalNamePart(context.Background(), clusterKind, "project/p1")
-	if err != nil {
-		t.Fatal(err)
+	clusterRA := func() client.Object {
+		r := &clusterv1alpha1.RoleAssignment{ObjectMeta: metav1.ObjectMeta{Name: "c"}}
+		r.SetManagementPolicies(all)
+		r.SetDeletionPolicy(xpv2.DeletionDelete)
+		meta.SetExternalName(r, "project/p1/user/u1/role/r1")
+		return r
 	}
-	want := []adoption.PartOwner{
-		{OwnerState: adoption.OwnerState{Resource: clusterKind + "/c"}, ExternalName: "project/p1/user/u1/role/r1"},
-		{OwnerState: adoption.OwnerState{Resource: nsKind + "/team-a/a", Deleting: true}, ExternalName: "project/p1/group/g1/role/r1"},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("ByExternalNamePart(project/p1): -want +got:\n%s", diff)
-	}
-}
-
-// ByExternalNamePart finds the Project resources of a domain's projects under domain/<ID>, in
-// both scopes, and no Project of another domain or without a project yet.
-func TestOwnersByExternalNamePartFindsHomes(t *testing.T) {
-	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{clusterv1alpha1.SchemeBuilder.AddToScheme, nsv1alpha1.SchemeBuilder.AddToScheme} {
-		if err := add(s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	all := xpv2.ManagementPolicies{xpv2.ManagementActionAll}
 	project := func(ns, name, ext, domain string) client.Object {
 		p := &nsv1alpha1.Project{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
 		p.Spec.ForProvider.DomainID = &domain
@@ -226,40 +190,62 @@ func TestOwnersByExternalNamePartFindsHomes(t *testing.T) {
 		meta.SetExternalName(p, ext)
 		return p
 	}
-	kept := &clusterv1alpha1.Project{ObjectMeta: metav1.ObjectMeta{Name: "kept"}}
-	d1 := "d1"
-	kept.Spec.ForProvider.DomainID = &d1
-	kept.SetManagementPolicies(all)
-	kept.SetDeletionPolicy(xpv2.DeletionOrphan)
-	meta.SetExternalName(kept, "p3")
-	kube := fake.NewClientBuilder().WithScheme(s).
-		WithObjects(project("team-a", "a", "p1", "d1"), project("team-a", "b", "p2", "d2"), project("team-a", "new", "", "d1"), kept).
-		WithIndex(&clusterv1alpha1.Project{}, IndexExternalNameParts, externalNamePartsIndex).
-		WithIndex(&nsv1alpha1.Project{}, IndexExternalNameParts, externalNamePartsIndex).Build()
+	keptProject := func() client.Object {
+		p := &clusterv1alpha1.Project{ObjectMeta: metav1.ObjectMeta{Name: "kept"}}
+		d1 := "d1"
+		p.Spec.ForProvider.DomainID = &d1
+		p.SetManagementPolicies(all)
+		p.SetDeletionPolicy(xpv2.DeletionOrphan)
+		meta.SetExternalName(p, "p3")
+		return p
+	}
+	clusterRAKind, nsRAKind := clusterv1alpha1.RoleAssignmentGroupKind.String(), nsv1alpha1.RoleAssignmentGroupKind.String()
+	clusterProjectKind, nsProjectKind := clusterv1alpha1.ProjectGroupKind.String(), nsv1alpha1.ProjectGroupKind.String()
 
-	clusterKind, nsKind := clusterv1alpha1.ProjectGroupKind.String(), nsv1alpha1.ProjectGroupKind.String()
-	got, err := Owners{Kube: kube, Scheme: s}.ByExternalNamePart(context.Background(), nsKind, "domain/d1")
-	if err != nil {
-		t.Fatal(err)
+	cases := map[string]struct {
+		objs       []client.Object
+		kind, part string
+		want       []adoption.PartOwner
+	}{
+		"AssignmentsOfAProject": {
+			objs: []client.Object{ra("team-a", "a", "project/p1/group/g1/role/r1", true), ra("team-a", "b", "project/p2/group/g1/role/r1", false), clusterRA()},
+			kind: clusterRAKind, part: "project/p1",
+			want: []adoption.PartOwner{
+				{OwnerState: adoption.OwnerState{Resource: clusterRAKind + "/c"}, ExternalName: "project/p1/user/u1/role/r1"},
+				{OwnerState: adoption.OwnerState{Resource: nsRAKind + "/team-a/a", Deleting: true}, ExternalName: "project/p1/group/g1/role/r1"},
+			},
+		},
+		"ProjectsOfADomain": {
+			objs: []client.Object{project("team-a", "a", "p1", "d1"), project("team-a", "b", "p2", "d2"), project("team-a", "new", "", "d1"), keptProject()},
+			kind: nsProjectKind, part: "domain/d1",
+			want: []adoption.PartOwner{
+				{OwnerState: adoption.OwnerState{Resource: nsProjectKind + "/team-a/a"}, ExternalName: "p1"},
+				{OwnerState: adoption.OwnerState{Resource: clusterProjectKind + "/kept", Keeps: true}, ExternalName: "p3"},
+			},
+		},
 	}
-	want := []adoption.PartOwner{
-		{OwnerState: adoption.OwnerState{Resource: nsKind + "/team-a/a"}, ExternalName: "p1"},
-		{OwnerState: adoption.OwnerState{Resource: clusterKind + "/kept", Keeps: true}, ExternalName: "p3"},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("ByExternalNamePart(domain/d1): -want +got:\n%s", diff)
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := bothScopesScheme(t)
+			b := fake.NewClientBuilder().WithScheme(s).WithObjects(tc.objs...)
+			for _, o := range []client.Object{&clusterv1alpha1.RoleAssignment{}, &nsv1alpha1.RoleAssignment{}, &clusterv1alpha1.Project{}, &nsv1alpha1.Project{}} {
+				b = b.WithIndex(o, IndexExternalNameParts, externalNamePartsIndex)
+			}
+			got, err := Owners{Kube: b.Build(), Scheme: s}.ByExternalNamePart(context.Background(), tc.kind, tc.part)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("ByExternalNamePart(%s): -want +got:\n%s", tc.part, diff)
+			}
+		})
 	}
 }
 
 // A kind still waiting for its first resource is not set up (no informer, no index) and is not
 // asked: it has no resource to own anything. Asked, its list would fail for want of the index.
 func TestOwnersSkipKindsWaitingForTheirFirstResource(t *testing.T) {
-	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{clusterv1alpha1.SchemeBuilder.AddToScheme, nsv1alpha1.SchemeBuilder.AddToScheme} {
-		if err := add(s); err != nil {
-			t.Fatal(err)
-		}
-	}
+	s := bothScopesScheme(t)
 	cra := &clusterv1alpha1.RoleAssignment{ObjectMeta: metav1.ObjectMeta{Name: "c"}}
 	cra.SetManagementPolicies(xpv2.ManagementPolicies{xpv2.ManagementActionAll})
 	cra.SetDeletionPolicy(xpv2.DeletionDelete)
@@ -283,4 +269,16 @@ func TestOwnersSkipKindsWaitingForTheirFirstResource(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ByExternalNamePart(project/p1) with the namespaced kind waiting: -want +got:\n%s", diff)
 	}
+}
+
+// bothScopesScheme knows the Keystone kinds of both scopes, cluster and namespaced.
+func bothScopesScheme(t *testing.T) *runtime.Scheme {
+	t.Helper()
+	s := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{clusterv1alpha1.SchemeBuilder.AddToScheme, nsv1alpha1.SchemeBuilder.AddToScheme} {
+		if err := add(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
 }
