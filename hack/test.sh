@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # hack/test.sh — the project's test suite, as `make test` and CI run it:
-# dependencies, go vet, unit tests, then end-to-end tests (build tag e2e) against a real
+# dependencies, unit tests, then end-to-end tests (build tag e2e) against a real
 # kube-apiserver/etcd (envtest), Keystone and slapd started for this run only.
 #
 # It also runs golangci-lint (hack/lint.sh) in the background, at low priority, and fails the run
-# at the end when it finds anything; LINT=0 leaves it out (for a quick local run).
+# at the end when it finds anything, go vet's analyzers included; LINT=0 leaves it out (for a
+# quick local run) and runs go vet instead.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -31,7 +32,13 @@ if [[ ${LINT:-1} == 1 ]]; then
   lint_log=$(mktemp "${TMPDIR:-/tmp}/lint.XXXXXX.log")
   log "golangci-lint (hack/lint.sh) at low priority beside the other stages; output: $lint_log"
   lint_start=$SECONDS
-  setsid nice -n 19 "$ROOT/hack/lint.sh" >"$lint_log" 2>&1 &
+  # setsid makes a session, and with it a scheduler autogroup (Linux's default): autogroups share
+  # the cores equally whatever the nice of their processes, so lint's own nice 19 held only inside
+  # its group, and lint took half the machine from the stages it should yield to (a cold CI run:
+  # go vet and the unit tests 24 min beside lint, 13 min alone). The group's own nice is set too.
+  # shellcheck disable=SC2016 # $0 is expanded by the inner shell
+  setsid bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null || true; exec nice -n 19 "$0"' \
+    "$ROOT/hack/lint.sh" >"$lint_log" 2>&1 &
   lint_pid=$!
   lint_pgid=$lint_pid
 fi
@@ -40,9 +47,19 @@ fi
 KUBEBUILDER_ASSETS=$("$ROOT/hack/install-deps.sh" | tail -n 1)
 export KUBEBUILDER_ASSETS
 
-log "go vet"
-go vet ./...
-go vet -tags e2e ./...
+# go vet runs here only without lint: golangci-lint's govet (hack/lint.sh, over the root module
+# with the e2e tag and over the two modules below) runs every analyzer that go vet runs by
+# default, so with lint on, go vet here did that work twice. Measured cold on 2 cores, with lint
+# off: go vet, go vet -tags e2e and the unit tests 782 s; the unit tests alone 657 s.
+vet() {
+  if [[ ${LINT:-1} == 1 ]]; then return 0; fi
+  go vet "$@"
+}
+if [[ ${LINT:-1} != 1 ]]; then
+  log "go vet"
+  vet ./...
+  vet -tags e2e ./...
+fi
 
 log "unit tests"
 go test ./...
@@ -50,9 +67,9 @@ go test ./...
 # --- Compositions and packages (platform.identity.crossplane.io) -------------------------------
 # Modules of their own, outside ./...: the composition function and the runtime-image builder.
 # The render tests of the Compositions are e2e-tagged tests in ./test/render (run below).
-log "function-identity-platform and cluster/image: vet and unit tests"
-(cd functions/identity-platform && go vet ./... && go test ./...)
-(cd cluster/image && go vet ./...)
+log "function-identity-platform and cluster/image: unit tests and build"
+(cd functions/identity-platform && vet ./... && go test ./...)
+(cd cluster/image && vet ./... && go build -o /dev/null ./...)
 # --- end of Compositions and packages ----------------------------------------------------------
 
 # The end-to-end stages below mostly wait (on reconciles, on Keystone's single worker, on
