@@ -21,24 +21,23 @@ stop_background() {
 trap stop_background EXIT
 
 # --- Lint (LINT=0 skips it) -------------------------------------------------------------------
-# golangci-lint from the start, beside everything else, at the lowest CPU priority: it takes what
-# the others leave, above all during the end-to-end tests, which mostly wait (about 6.5 of 28
-# core-minutes in a warm run). Measured on the 2 shared cores of the dev machine (load 10-18):
+# golangci-lint from the start, beside everything else: an equal share of the cores beside the
+# compiling stages, then, from the end-to-end stage on, what the tests leave (they mostly wait:
+# about 6.5 of 28 core-minutes in a warm run). Measured on 2 shared cores (load 10-18):
 # cold analysis (empty golangci-lint cache) 13 min, 8 CPU-minutes; after changes to a few dozen
 # files 3-7 min; nothing changed 40 s. Building the tool in an empty Go build cache adds about 8
 # minutes. Its output is printed whole at the end, and a finding fails the run there.
 lint_pid=""
 if [[ ${LINT:-1} == 1 ]]; then
   lint_log=$(mktemp "${TMPDIR:-/tmp}/lint.XXXXXX.log")
-  log "golangci-lint (hack/lint.sh) at low priority beside the other stages; output: $lint_log"
+  log "golangci-lint (hack/lint.sh) beside the other stages; output: $lint_log"
   lint_start=$SECONDS
   # setsid makes a session, and with it a scheduler autogroup (Linux's default): autogroups share
-  # the cores equally whatever the nice of their processes, so lint's own nice 19 held only inside
-  # its group, and lint took half the machine from the stages it should yield to (a cold CI run:
-  # go vet and the unit tests 24 min beside lint, 13 min alone). The group's own nice is set too.
-  # shellcheck disable=SC2016 # $0 is expanded by the inner shell
-  setsid bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null || true; exec nice -n 19 "$0"' \
-    "$ROOT/hack/lint.sh" >"$lint_log" 2>&1 &
+  # the cores equally whatever the nice of their processes, so the nice here holds only among
+  # lint's own processes. Until the end-to-end stage lint takes an equal share beside the stages
+  # that compile, CPU the run spends either way (cold, go vet and the unit tests took 24 min
+  # beside lint and 13 min alone); from then on its group's own nice is 19 (below).
+  setsid nice -n 19 "$ROOT/hack/lint.sh" >"$lint_log" 2>&1 &
   lint_pid=$!
   lint_pgid=$lint_pid
 fi
@@ -71,6 +70,13 @@ log "function-identity-platform and cluster/image: unit tests and build"
 (cd functions/identity-platform && vet ./... && go test ./...)
 (cd cluster/image && vet ./... && go build -o /dev/null ./...)
 # --- end of Compositions and packages ----------------------------------------------------------
+
+# From the end-to-end stage on, the tests come first: lint's autogroup gets nice 19, and lint runs
+# on what they leave (nothing to do without autogroups, or once lint has ended). Only while lint
+# still leads its own session: the autogroup of any other process may be this run's own.
+if [[ -n $lint_pid && $(ps -o sid= -p "$lint_pid" 2>/dev/null | tr -d ' ') == "$lint_pid" ]]; then
+  echo 19 >"/proc/$lint_pid/autogroup" 2>/dev/null || true
+fi
 
 # The end-to-end stages below mostly wait (on reconciles, on Keystone's single worker, on
 # Crossplane), not compute: the platform test runs beside the Go end-to-end tests, each on
