@@ -3,7 +3,7 @@
 # dependencies, unit tests, then end-to-end tests (build tag e2e) against a real
 # kube-apiserver/etcd (envtest), Keystone and slapd started for this run only.
 #
-# It also runs golangci-lint (hack/lint.sh) in the background, at low priority, and fails the run
+# It also runs golangci-lint (hack/lint.sh) in the background, and fails the run
 # at the end when it finds anything, go vet's analyzers included; LINT=0 leaves it out (for a
 # quick local run) and runs go vet instead.
 set -euo pipefail
@@ -52,13 +52,11 @@ export KUBEBUILDER_ASSETS
 # off: go vet, go vet -tags e2e and the unit tests 782 s; the unit tests alone 657 s.
 vet() {
   if [[ ${LINT:-1} == 1 ]]; then return 0; fi
+  log "go vet $*"
   go vet "$@"
 }
-if [[ ${LINT:-1} != 1 ]]; then
-  log "go vet"
-  vet ./...
-  vet -tags e2e ./...
-fi
+vet ./...
+vet -tags e2e ./...
 
 log "unit tests"
 go test ./...
