@@ -61,10 +61,13 @@ bench:
 # after the floor (hack/build-tofu.sh builds them once, ~17 min cold).
 # ACTIVE=workload: only the workload's CRDs and the ProviderConfigs' are installed, as an activation
 # policy naming just those kinds leaves them (default ACTIVE=all).
+# PIN=1: the system's server on core 0 alone, everything else on the other cores (the same for
+# the floor, OpenTofu and the provider), to show how much of a ratio is CPU the others took.
 N ?= 50
 POLL ?= 1m
 SYSTEM ?= keystone
 TOFU ?= 0
 ACTIVE ?= all
+PIN ?= 0
 bench-scale:
-	N=$(N) POLL=$(POLL) SYSTEM=$(SYSTEM) TOFU=$(TOFU) ACTIVE=$(ACTIVE) hack/bench-scale.sh
+	N=$(N) POLL=$(POLL) SYSTEM=$(SYSTEM) TOFU=$(TOFU) ACTIVE=$(ACTIVE) PIN=$(PIN) hack/bench-scale.sh

@@ -16,7 +16,12 @@
 # environment alone). ACTIVE=workload installs only the CRDs of the workload's kinds and the
 # ProviderConfigs', as a ManagedResourceActivationPolicy naming just those kinds would leave
 # (default ACTIVE=all: every CRD of package/crds, as Crossplane's default policy activating "*"
-# does); the provider starts a controller only for an installed kind. Everything is stopped on
+# does); the provider starts a controller only for an installed kind. PIN=1 runs the system's
+# server (Keystone's uwsgi, or the authentik API server) on core 0 alone and everything else
+# (the control plane, the provider, kubectl, ksfloor, OpenTofu, the bench) on the other cores,
+# as when Keystone has a machine of its own: the same for the floor, OpenTofu and the provider.
+# It shows how much of a ratio is CPU the others took from the server (default PIN=0: the
+# machine shared as it comes, issue 12's setting). Everything is stopped on
 # exit; the manifests, logs and summary stay in the printed directory (BENCH_KEEP=0 removes them
 # too).
 set -euo pipefail
@@ -28,6 +33,7 @@ POLL=${POLL:-1m}
 SYSTEM=${SYSTEM:-keystone}
 TOFU=${TOFU:-0}
 ACTIVE=${ACTIVE:-all}
+PIN=${PIN:-0}
 # WORKLOAD_CRDS: the CRDs of the namespaced kinds each system's workload creates (hack/bench-scale's
 # keystoneKinds and authentikKinds), as package/crds names them.
 case $SYSTEM in
@@ -44,6 +50,19 @@ esac
 case $ACTIVE in
   all | workload) ;;
   *) die "ACTIVE=$ACTIVE: want all (every CRD) or workload (the workload's kinds and the ProviderConfigs)" ;;
+esac
+# PIN_SERVER and PIN_REST prefix the commands that start the server and everything else;
+# children inherit a process's cores.
+PIN_SERVER=() PIN_REST=() PIN_NOTE=""
+case $PIN in
+  0) ;;
+  1)
+    cpus=$(nproc --all)
+    ((cpus >= 2)) || die "PIN=1 needs at least 2 cores; this machine has $cpus"
+    command -v taskset >/dev/null || die "PIN=1 needs taskset (Debian's util-linux)"
+    PIN_SERVER=(taskset -c 0) PIN_REST=(taskset -c "1-$((cpus - 1))")
+    PIN_NOTE="the $SYSTEM server on core 0 alone; the control plane, the provider, kubectl, the floor's and OpenTofu's clients and the bench on cores 1-$((cpus - 1)) (PIN=1)" ;;
+  *) die "PIN=$PIN: want 0 or 1" ;;
 esac
 # Before the services start: a cold build takes ~17 min, and prints its directory last.
 TOFU_ARGS=()
@@ -100,17 +119,17 @@ if [[ $ACTIVE == workload ]]; then
   (cd package/crds && cp identity.*.yaml "${WORKLOAD_CRDS[@]}" "$CRD_DIR/")
   log "ACTIVE=workload: $(ls "$CRD_DIR" | wc -l) of $(ls package/crds | wc -l) CRDs installed"
 fi
-TMPDIR=$CP_TMP setsid "$BIN/controlplane" --crd-dir "$CRD_DIR" --write-kubeconfig "$KUBECONFIG_PATH" \
+TMPDIR=$CP_TMP setsid "${PIN_REST[@]}" "$BIN/controlplane" --crd-dir "$CRD_DIR" --write-kubeconfig "$KUBECONFIG_PATH" \
   >"$STATE_DIR/controlplane.log" 2>&1 </dev/null &
 echo $! >"$CP_PID"
 if [[ $SYSTEM == keystone ]]; then
-  "$ROOT/hack/keystone.sh" start
+  "${PIN_SERVER[@]}" "$ROOT/hack/keystone.sh" start
   set -a; source "$STATE_DIR/keystone.env"; set +a
   SYSTEM_ARGS=(-keystone-url "$KEYSTONE_URL" -ksfloor "$BIN/ksfloor" -cpu-of "keystone=$STATE_DIR/keystone/uwsgi.pid,controlplane=$CP_PID"
     -server-log "$STATE_DIR/keystone/keystone.log")
 else
   # A fresh server on a free port with a fresh token (AUTHENTIK_TOKEN), as with-services.sh starts it.
-  "$ROOT/hack/authentik.sh" start
+  "${PIN_SERVER[@]}" "$ROOT/hack/authentik.sh" start
   set -a; source "$STATE_DIR/authentik.env"; set +a
   SYSTEM_ARGS=(-authentik-url "$AUTHENTIK_URL" -cpu-of "authentik=$STATE_DIR/authentik/apiserver.pid,controlplane=$CP_PID")
 fi
@@ -119,7 +138,7 @@ wait_until 120 test -s "$KUBECONFIG_PATH" || die_log "control plane not ready af
 log "bench-scale SYSTEM=$SYSTEM N=$N, provider --poll=$POLL (this takes several minutes)"
 # In the background with `wait`, so that SIGTERM or Ctrl-C reach the traps (and bench-scale,
 # which stops the provider it started) at once.
-"$BIN/bench-scale" -system "$SYSTEM" -n "$N" -poll "$POLL" -kubeconfig "$KUBECONFIG_PATH" -kubectl "$KUBEBUILDER_ASSETS/kubectl" \
+"${PIN_REST[@]}" "$BIN/bench-scale" -pinned "$PIN_NOTE" -system "$SYSTEM" -n "$N" -poll "$POLL" -kubeconfig "$KUBECONFIG_PATH" -kubectl "$KUBEBUILDER_ASSETS/kubectl" \
   "${SYSTEM_ARGS[@]}" "${TOFU_ARGS[@]}" -provider "$BIN/provider" -dir "$STATE_DIR" ${BENCH_ARGS:-} &
 child=$!
 trap 'kill -TERM "$child" 2>/dev/null; wait "$child"; exit 143' TERM

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -166,4 +167,37 @@ func parseBusyTicks(stat string) (uint64, error) {
 		}
 	}
 	return busy, nil
+}
+
+// onlineCPUs is how many cores the machine has online, whatever this process is pinned to
+// (runtime.NumCPU counts only the cores it may run on, one in a PIN=1 run).
+func onlineCPUs() int {
+	b, err := os.ReadFile("/sys/devices/system/cpu/online")
+	if err != nil {
+		return runtime.NumCPU()
+	}
+	if n := countCPUList(strings.TrimSpace(string(b))); n > 0 {
+		return n
+	}
+	return runtime.NumCPU()
+}
+
+// countCPUList counts the cores of a kernel CPU list such as "0-3,6"; 0 if it is malformed.
+func countCPUList(s string) int {
+	n := 0
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil {
+			return 0
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil || b < a {
+				return 0
+			}
+		}
+		n += b - a + 1
+	}
+	return n
 }

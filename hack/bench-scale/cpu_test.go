@@ -152,3 +152,11 @@ func TestCPUTable(t *testing.T) {
 		t.Errorf("cpuTable without meters printed %q, want nothing", none)
 	}
 }
+
+func TestCountCPUList(t *testing.T) {
+	for in, want := range map[string]int{"0": 1, "0-1": 2, "0-3,6": 5, "0,2-3": 3, "": 0, "1-0": 0, "a": 0, "0-x": 0} {
+		if got := countCPUList(in); got != want {
+			t.Errorf("countCPUList(%q) = %d, want %d", in, got, want)
+		}
+	}
+}

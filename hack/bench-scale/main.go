@@ -27,7 +27,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -68,6 +67,9 @@ type options struct {
 	// ServerLog is the system's request log (Keystone's uwsgi log), from which each phase's
 	// time in the server's worker is read; "" reads none.
 	ServerLog string
+	// Pinned says how hack/bench-scale.sh pinned the processes to cores (PIN=1), for the
+	// summary; "" means they were not.
+	Pinned string
 }
 
 func main() {
@@ -99,6 +101,7 @@ func benchMain() error {
 	provArgs := flag.String("provider-args", "", "space-separated extra flags for the provider (--pprof-bind-address=ADDR also saves heap-<phase>.pb.gz in -dir)")
 	cpuOf := flag.String("cpu-of", "", "comma-separated NAME=PIDFILE: report each phase's CPU of the process in PIDFILE and its children as NAME, and for the first also the time it waited for a core as \"NAME waited\" (hack/bench-scale.sh passes the system's server first, then the control plane)")
 	flag.StringVar(&o.ServerLog, "server-log", "", "Keystone's request log (uwsgi's line per request; hack/bench-scale.sh passes hack/keystone.sh's): report how long its worker spent on each phase's requests, by method and path")
+	flag.StringVar(&o.Pinned, "pinned", "", "how the processes were pinned to cores, for the summary (hack/bench-scale.sh sets it with PIN=1)")
 	provEnv := flag.String("provider-env", "", "space-separated KEY=VALUE environment variables for the provider alone, e.g. GOMEMLIMIT=64MiB")
 	flag.Parse()
 	var err error
@@ -161,7 +164,7 @@ type bench struct {
 func run(ctx context.Context, o options, env func(string) string, log io.Writer) (r result, err error) {
 	sys, err := newSystem(o, env)
 	r = result{N: o.N, Resources: sys.resources(), Kinds: sys.kinds(), System: sys.name(), FloorHow: sys.floorHow(), RatioGoal: sys.ratioGoal(),
-		PerResource: sys.perResource(), Poll: o.Poll, SteadyPhase: "steady", Cores: runtime.NumCPU()}
+		PerResource: sys.perResource(), Poll: o.Poll, SteadyPhase: "steady", Cores: onlineCPUs(), Pinned: o.Pinned}
 	if err != nil {
 		return r, err
 	}

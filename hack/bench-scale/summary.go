@@ -90,6 +90,8 @@ type result struct {
 	FloorLine    string     // the floor's FLOOR line, verbatim
 	// Cores is how many cores the machine has, for the CPU table.
 	Cores int
+	// Pinned says how the processes were pinned to cores; "" means they were not.
+	Pinned string
 	// Floor is the floor's run (create and delete) as a phase, for its row of the CPU table.
 	Floor *phaseResult
 	// KubeOnly are the rows of kubectl's apply and delete of the workload with no provider
@@ -195,6 +197,9 @@ func (r result) write(w io.Writer) error {
 	}
 	p("resources   : provider RSS max %.1f MiB (anonymous max %.1f MiB; the rest is mostly the binary's code and data, mapped from the page cache), CPU %.2f s over all phases (per phase below)", mib(peak), mib(anon), cpu)
 	p("kube only   : %s", r.kubeOnlyLine())
+	if r.Pinned != "" {
+		p("pinned      : %s", r.Pinned)
+	}
 	p("cpu budget  : %s", r.budgetLine())
 	if r.FloorLine != "" {
 		p("%-12s: %s", strings.Fields(r.FloorHow + " floor")[0], r.FloorLine)

@@ -104,3 +104,15 @@ func TestSummaryIncomplete(t *testing.T) {
 		t.Errorf("summary lacks %q:\n%s", want, b.String())
 	}
 }
+
+// A pinned run says how it was pinned; an unpinned one prints no such line (TestSummary).
+func TestSummaryPinned(t *testing.T) {
+	r := result{N: 2, Resources: 7, Pinned: "the keystone server on core 0 alone (PIN=1)"}
+	var b strings.Builder
+	if err := r.write(&b); err != nil {
+		t.Fatal(err)
+	}
+	if want := "pinned      : the keystone server on core 0 alone (PIN=1)"; !strings.Contains(b.String(), want) {
+		t.Errorf("summary lacks %q:\n%s", want, b.String())
+	}
+}
