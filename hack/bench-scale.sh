@@ -60,8 +60,10 @@ case $PIN in
     cpus=$(nproc --all)
     ((cpus >= 2)) || die "PIN=1 needs at least 2 cores; this machine has $cpus"
     command -v taskset >/dev/null || die "PIN=1 needs taskset (Debian's util-linux)"
-    PIN_SERVER=(taskset -c 0) PIN_REST=(taskset -c "1-$((cpus - 1))")
-    PIN_NOTE="the $SYSTEM server on core 0 alone; the control plane, the provider, kubectl, the floor's and OpenTofu's clients and the bench on cores 1-$((cpus - 1)) (PIN=1)" ;;
+    rest="1-$((cpus - 1))"
+    PIN_SERVER=(taskset -c 0) PIN_REST=(taskset -c "$rest")
+    ((cpus > 2)) && rest="cores $rest" || rest="core 1"
+    PIN_NOTE="the $SYSTEM server on core 0 alone; the control plane, the provider, kubectl, the floor's and OpenTofu's clients and the bench on $rest (PIN=1)" ;;
   *) die "PIN=$PIN: want 0 or 1" ;;
 esac
 # Before the services start: a cold build takes ~17 min, and prints its directory last.
