@@ -2,10 +2,8 @@ package config
 
 import (
 	"context"
-	"slices"
 	"time"
 
-	"k8s.io/apimachinery/pkg/api/equality"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
@@ -64,21 +62,10 @@ func (q later) Add(r reconcile.Request) { q.AddAfter(r, q.after) }
 // wrote again, so that applying 1,252 resources counted 1.6 times a second instead of once per
 // usageBatch (290 writes of the ProviderConfig in the apply, at N=500). What a count does
 // depends only on the usages, which batchedUsages watches, and on the ProviderConfig's
-// deletion and finalizers, which this passes.
+// deletion and finalizers, which this passes (managedkind.StatusOnly).
 var notOwnCount = predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
-	return !statusOnly(e.ObjectOld, e.ObjectNew)
+	return !managedkind.StatusOnly(e.ObjectOld, e.ObjectNew)
 }}
-
-// statusOnly is whether cur differs from old in nothing a usage count reads: the same
-// generation, deletion timestamp and finalizers.
-func statusOnly(old, cur client.Object) bool {
-	if old == nil || cur == nil {
-		return false
-	}
-	return old.GetGeneration() == cur.GetGeneration() &&
-		equality.Semantic.DeepEqual(old.GetDeletionTimestamp(), cur.GetDeletionTimestamp()) &&
-		slices.Equal(old.GetFinalizers(), cur.GetFinalizers())
-}
 
 // skippingManager is the manager crossplane-runtime's usage count is built with: its client
 // does not send the updates that would change nothing. On every count the reconciler updates
