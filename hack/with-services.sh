@@ -14,15 +14,20 @@ source "$(dirname "$0")/lib.sh"
 STATE_DIR=$(mktemp -d "${TMPDIR:-/tmp}/provider-identity-services.XXXXXX")
 export STATE_DIR
 # slow_requests prints Keystone's slowest requests (uwsgi logs each one with its time in msecs),
-# any worker uwsgi killed or lost, and Keystone's last 5xx answers: when a command fails on a
-# timeout, this says whether Keystone was slow or failed to answer, before the log goes with
-# STATE_DIR.
+# any worker uwsgi killed or lost, Keystone's last exceptions and 5xx answers: when a command
+# fails on a timeout, this says whether Keystone was slow or failed to answer, and why, before
+# the log goes with STATE_DIR.
 slow_requests() {
   local log=$STATE_DIR/keystone/keystone.log
   [[ -f $log ]] || return 0
   echo "[with-services.sh] the command failed; Keystone's slowest requests (of $(grep -c ' msecs ' "$log") logged):" >&2
   sed -nE 's/.*\] ([A-Z]+ [^ ]+) => generated [0-9]+ bytes in ([0-9]+) msecs.*/\2 ms  \1/p' "$log" | sort -rn | head -n 15 >&2 || true
-  grep -iE 'harakiri|killed|died|respawn|segmentation|traceback' "$log" | tail -n 5 >&2 || true
+  grep -iE 'harakiri|killed|died|respawn|segmentation' "$log" | tail -n 5 >&2 || true
+  # Keystone logs a traceback for many answers, 404s too; the line naming the exception says
+  # which one (a 500's is what matters; NotFound exceptions are 404s).
+  echo "[with-services.sh] Keystone's last exceptions other than NotFound:" >&2
+  grep -E ' ERROR [^ ]+ [A-Za-z_.]+(Error|Exception|Failure)[A-Za-z]*: ' "$log" | grep -v 'NotFound[A-Za-z]*: ' |
+    sed -E 's/^([^ ]+ [^ ]+) [0-9]+ ERROR [^ ]+ /\1 /' | tail -n 5 >&2 || true
   # A 500 that Keystone's worker failed to write (0 headers) never reaches the client, which
   # then waits out its deadline on a request that took Keystone milliseconds.
   echo "[with-services.sh] Keystone's last 5xx answers:" >&2
