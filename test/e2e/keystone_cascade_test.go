@@ -385,7 +385,8 @@ func TestDomainDeletionWokenWhenItsContentsAreGone(t *testing.T) {
 	gone := time.Now()
 	// The wake-up is timed by the deletion's first question to Keystone, not by the domain's
 	// end: the rest of a deletion (six reads, a PATCH, a DELETE, a last read) takes as long as
-	// Keystone does, and beside the whole parallel suite under CI load that was once 24 s.
+	// Keystone does. Timed by its end, the domain once went 24 s after its project's resource in
+	// a CI run, the whole parallel suite beside it (the log did not say why).
 	// Without the wake-up the deletion would not even start before its next retry, which
 	// waitingRetry puts a minute after the one near the 60 s mark: over 40 s after this point.
 	eventually(t, 60*time.Second, "the domain's deletion to ask Keystone about its configuration", func() bool {
