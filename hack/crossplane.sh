@@ -42,13 +42,15 @@ make_tls() {
   done
 }
 
-# start_function NAME BINARY: runs the function on a free port and registers it with Crossplane
-# as an active FunctionRevision whose status names that endpoint (no Function package needed).
+# start_function NAME BINARY [FLAG...]: runs the function on a free port and registers it with
+# Crossplane as an active FunctionRevision whose status names that endpoint (no Function package
+# needed). FLAGs go to the function as they are.
 start_function() {
   local name=$1 bin=$2 port pidfile=$STATE_DIR/$1.pid
+  shift 2
   stop_pidfile "$pidfile"
   port=$(free_port)
-  setsid "$bin" --tls-certs-dir="$TLS/server" --address="127.0.0.1:$port" >"$LOGS/$name.log" 2>&1 </dev/null &
+  setsid "$bin" --tls-certs-dir="$TLS/server" --address="127.0.0.1:$port" "$@" >"$LOGS/$name.log" 2>&1 </dev/null &
   echo $! >"$pidfile"
   wait_until 30 port_open "$port" || die_log "$name is not listening on $port" "$LOGS/$name.log"
   kubectl apply -f - >/dev/null <<YAML
@@ -106,7 +108,9 @@ start() {
   kubectl apply --server-side --force-conflicts -f "$CROSSPLANE_CRDS" -f "$ARGOCD_CRDS" >/dev/null
   kubectl create namespace argocd --dry-run=client -o yaml | kubectl apply -f - >/dev/null
   start_function function-patch-and-transform "$FUNCTION_PT"
-  start_function function-identity-platform "$BIN_DIR/function-identity-platform"
+  # Its metrics on a free loopback port: the function's default, :8080, is the provider's.
+  start_function function-identity-platform "$BIN_DIR/function-identity-platform" \
+    --metrics-address="127.0.0.1:$(free_port)"
 
   stop_pidfile "$CORE_PID"
   local hook_port

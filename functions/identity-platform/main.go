@@ -20,6 +20,11 @@ func main() {
 	certs := flag.String("tls-certs-dir", os.Getenv("TLS_SERVER_CERTS_DIR"),
 		"Directory with the server certificate (tls.crt, tls.key) and the CA of client certificates (ca.crt).")
 	insecure := flag.Bool("insecure", false, "Serve without mTLS (local development and crossplane render only).")
+	// The SDK serves metrics on :8080 unless told otherwise, and ignores a failure to listen: a
+	// flag lets local runs move it off a port the provider or anything else may want, or turn
+	// it off.
+	metrics := flag.String("metrics-address", function.DefaultMetricsAddress,
+		"Address at which to serve Prometheus metrics; empty turns the metrics server off.")
 	flag.Parse()
 
 	log, err := function.NewLogger(*debug)
@@ -30,7 +35,8 @@ func main() {
 	if err := function.Serve(&Function{log: log},
 		function.Listen(*network, *address),
 		function.MTLSCertificates(*certs),
-		function.Insecure(*insecure)); err != nil {
+		function.Insecure(*insecure),
+		function.WithMetricsServer(*metrics)); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

@@ -74,12 +74,14 @@ func run(m *testing.M) int {
 	}
 
 	// The functions run as local processes: render's Development runtime dials them.
+	// Ours would also serve metrics on :8080, a port the platform end-to-end test, running beside
+	// this one, gives the provider: off here. function-patch-and-transform v0.5.0 serves none.
 	targets := map[string]string{}
-	for name, bin := range map[string]string{
-		"function-patch-and-transform": env["FUNCTION_PT"],
-		"function-identity-platform":   fn,
+	for name, cmd := range map[string][]string{
+		"function-patch-and-transform": {env["FUNCTION_PT"]},
+		"function-identity-platform":   {fn, "--metrics-address="},
 	} {
-		addr, stop, err := startFunction(ctx, bin, filepath.Join(tmp, name+".log"))
+		addr, stop, err := startFunction(ctx, cmd, filepath.Join(tmp, name+".log"))
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "cannot start %s: %v\n", name, err)
 			return 1
@@ -131,9 +133,9 @@ func buildTools(ctx context.Context) (map[string]string, error) {
 	return env, nil
 }
 
-// startFunction runs a function binary without TLS on a free loopback port and waits until it
-// accepts connections.
-func startFunction(ctx context.Context, bin, logFile string) (string, func(), error) {
+// startFunction runs a function binary (cmd: the binary and its own flags) without TLS on a free
+// loopback port and waits until it accepts connections.
+func startFunction(ctx context.Context, cmd []string, logFile string) (string, func(), error) {
 	l, err := (&net.ListenConfig{}).Listen(ctx, "tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", nil, err
@@ -144,14 +146,14 @@ func startFunction(ctx context.Context, bin, logFile string) (string, func(), er
 	if err != nil {
 		return "", nil, err
 	}
-	cmd := exec.CommandContext(ctx, bin, "--insecure", "--address="+addr)
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Start(); err != nil {
+	proc := exec.CommandContext(ctx, cmd[0], append([]string{"--insecure", "--address=" + addr}, cmd[1:]...)...)
+	proc.Stdout, proc.Stderr = log, log
+	if err := proc.Start(); err != nil {
 		return "", nil, err
 	}
 	stop := func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+		_ = proc.Process.Kill()
+		_ = proc.Wait()
 		_ = log.Close()
 	}
 	deadline := time.Now().Add(30 * time.Second)
@@ -165,7 +167,7 @@ func startFunction(ctx context.Context, bin, logFile string) (string, func(), er
 		if time.Now().After(deadline) {
 			stop()
 			b, _ := os.ReadFile(logFile)
-			return "", nil, fmt.Errorf("%s is not listening on %s after 30 s: %s", bin, addr, b)
+			return "", nil, fmt.Errorf("%s is not listening on %s after 30 s: %s", cmd[0], addr, b)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
