@@ -75,15 +75,24 @@ fill_in() {
 
 start_provider() {
   stop_pidfile "$PROVIDER_PID"
-  # Loopback only (the provider's defaults listen on all interfaces), on ports that are free.
-  PROVIDER_METRICS_BIND_ADDRESS=127.0.0.1:$(free_port 8080) \
-  PROVIDER_HEALTH_PROBE_BIND_ADDRESS=127.0.0.1:$(free_port 8081) \
-  KUBECONFIG=$KUBECONFIG_PATH setsid "$BIN_DIR/provider" --debug \
-    >"$LOGS/provider.log" 2>&1 </dev/null &
-  echo $! >"$PROVIDER_PID"
-  # A provider that cannot start (bad flags, no CRDs) exits within a second or two.
-  sleep 2
-  pidfile_alive "$PROVIDER_PID" || die_log "the provider exited right after starting" "$LOGS/provider.log"
+  # Loopback only (the provider's defaults listen on all interfaces), on ports that are free: the
+  # defaults when nothing listens there. A port can be taken between that check and the
+  # provider's bind (tests run beside this): then once more, on ports the kernel hands out.
+  local metrics probe attempt
+  metrics=$(free_port 8080) probe=$(free_port 8081)
+  for attempt in 1 2; do
+    PROVIDER_METRICS_BIND_ADDRESS=127.0.0.1:$metrics PROVIDER_HEALTH_PROBE_BIND_ADDRESS=127.0.0.1:$probe \
+    KUBECONFIG=$KUBECONFIG_PATH setsid "$BIN_DIR/provider" --debug \
+      >"$LOGS/provider.log" 2>&1 </dev/null &
+    echo $! >"$PROVIDER_PID"
+    # A provider that cannot start (bad flags, no CRDs, a port taken) exits within a second or two.
+    sleep 2
+    pidfile_alive "$PROVIDER_PID" && return 0
+    ((attempt == 1)) && grep -q 'address already in use' "$LOGS/provider.log" || break
+    log "metrics port $metrics or probe port $probe was taken as the provider started; again on other ports"
+    metrics=$(free_port) probe=$(free_port)
+  done
+  die_log "the provider exited right after starting" "$LOGS/provider.log"
 }
 
 up() {
